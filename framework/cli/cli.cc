@@ -1,0 +1,76 @@
+#include <iostream>
+
+#include "cli/commands.h"
+#include "core/error.h"
+
+namespace kseries::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"tree", "import the kernel source as a reproducible base commit (once)", run_tree},
+      {"apply", "apply a patch series (and its prerequisites) onto the base with libgit2",
+       run_apply},
+  };
+  return table;
+}
+
+namespace {
+
+void print_usage(std::ostream& out) {
+  out << "usage: kseries <command> [options]\n\n"
+         "Validates a Linux kernel patch series: apply every revision, build a config\n"
+         "matrix, boot it in QEMU with emulated pmem, measure and compare.\n\n"
+         "Commands:\n";
+  for (const auto& command : commands()) {
+    out << "  " << command.name << std::string(10 - std::string(command.name).size(), ' ')
+        << command.summary << "\n";
+  }
+  out << "\n'kseries <command> --help' describes a command's options.\n"
+         "Exit status: 0 pass, 1 a check failed, 2 usage or infrastructure error.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_usage(std::cerr);
+    return static_cast<int>(ExitCode::k_usage_or_infra);
+  }
+  const std::string name = args.front();
+  if (name == "--help" || name == "-h" || name == "help") {
+    if (args.size() > 1) {
+      args = {args[1], "--help"};
+    } else {
+      print_usage(std::cout);
+      return 0;
+    }
+  } else if (name == "--version") {
+    std::cout << "kseries 0.1\n";
+    return 0;
+  }
+  const std::string command_name = args.front();
+  args.erase(args.begin());
+  for (const auto& command : commands()) {
+    if (command_name != command.name) {
+      continue;
+    }
+    git::Session session;
+    SystemProcessRunner runner;
+    Context context(runner);
+    try {
+      return command.run(context, args);
+    } catch (const Error& error) {
+      std::cerr << "kseries " << command_name << ": error: " << error.describe() << "\n";
+      return static_cast<int>(error.exit_code());
+    } catch (const std::exception& error) {
+      std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "\n";
+      return static_cast<int>(ExitCode::k_usage_or_infra);
+    }
+  }
+  std::cerr << "kseries: unknown command '" << command_name << "'\n\n";
+  print_usage(std::cerr);
+  return static_cast<int>(ExitCode::k_usage_or_infra);
+}
+
+}  // namespace kseries::cli

@@ -1,0 +1,236 @@
+// kseries apply: take a series in, apply it (prerequisites first) onto the
+// base in memory, and create a branch only for what fully applied.
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "git/apply.h"
+#include "report/junit.h"
+#include "series/series.h"
+#include "sys/files.h"
+
+namespace kseries::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int k_max_depends_depth = 8;
+
+// Loads `source` and, before it, every series it depends on (depth first,
+// each once). Refuses cycles.
+void load_chain(const fs::path& source, const SeriesLimits& limits,
+                std::vector<std::unique_ptr<Series>>& chain, std::vector<fs::path>& stack) {
+  const fs::path canonical = fs::weakly_canonical(source);
+  for (const auto& open : stack) {
+    if (open == canonical) {
+      throw usage_error("series dependency cycle: " + canonical.string() +
+                        " depends on itself through its depends file");
+    }
+  }
+  for (const auto& loaded : chain) {
+    if (loaded->source == canonical) {
+      return;
+    }
+  }
+  if (static_cast<int>(stack.size()) >= k_max_depends_depth) {
+    throw usage_error("series dependencies nest deeper than " +
+                      std::to_string(k_max_depends_depth) + " at " + canonical.string());
+  }
+  auto series = std::make_unique<Series>(load_series(source, limits));
+  stack.push_back(canonical);
+  for (const auto& dependency : series->depends) {
+    load_chain(dependency, limits, chain, stack);
+  }
+  stack.pop_back();
+  chain.push_back(std::move(series));
+}
+
+std::string two_digits(std::size_t n) {
+  return (n < 10 ? "0" : "") + std::to_string(n);
+}
+
+report::TestSuite junit_suite(const Series& top, const git::ApplyResult& result,
+                              const Base& base, const std::string& branch) {
+  report::TestSuite suite;
+  suite.name = "kseries apply " + top.name;
+  suite.timestamp = report::utc_timestamp();
+  suite.properties = {{"base", git::to_hex(base.commit)}, {"base_label", base.label},
+                      {"series", top.source.string()}, {"revision", std::to_string(top.revision)},
+                      {"branch", branch}};
+  if (result.tip) {
+    suite.properties.emplace_back("tip", git::to_hex(*result.tip));
+  }
+  for (const auto& warning : result.warnings) {
+    suite.properties.emplace_back("warning", warning);
+  }
+  for (const auto& outcome : result.outcomes) {
+    report::TestCase test;
+    test.classname = "apply." + outcome.series_name;
+    test.name = two_digits(outcome.index + 1) + " " + outcome.subject;
+    test.seconds = outcome.seconds;
+    switch (outcome.status) {
+      case git::PatchStatus::k_applied:
+        test.properties = {{"commit", git::to_hex(outcome.commit)}};
+        break;
+      case git::PatchStatus::k_failed:
+        test.status = report::CaseStatus::k_failed;
+        test.message = "does not apply: " + outcome.label;
+        test.detail = outcome.failure;
+        break;
+      case git::PatchStatus::k_not_attempted:
+        test.status = report::CaseStatus::k_skipped;
+        test.message = "not attempted: an earlier patch did not apply";
+        break;
+    }
+    suite.cases.push_back(std::move(test));
+  }
+  return suite;
+}
+
+bool valid_branch_name(const std::string& branch) {
+  int valid = 0;
+  return git_reference_name_is_valid(&valid, ("refs/heads/" + branch).c_str()) == 0 && valid;
+}
+
+}  // namespace
+
+int run_apply(Context& context, const std::vector<std::string>& args) {
+  po::options_description options("kseries apply options");
+  options.add_options()("series", po::value<std::string>()->required(),
+                        "series directory (format-patch files + a 'series' file) or one mbox")(
+      "branch", po::value<std::string>(),
+      "branch to create in the work directory's repository (default series/<name>)")(
+      "upto", po::value<std::size_t>(), "apply only the first K patches of the series")(
+      "keep-applied",
+      "when a patch fails, still create a branch <branch>.partial-K-of-N holding the K "
+      "patches that applied")("replace", "move the branch if it exists with another tip")(
+      "junit", po::value<std::string>(), "also write the JUnit XML report to this file")(
+      "max-patch-bytes", po::value<std::size_t>()->default_value(8u << 20),
+      "refuse a patch whose diff is larger");
+  options.add(base_options());
+  po::variables_map vm;
+  if (!parse_command_line("apply", "--series DIR|MBOX [options]", args, options, vm, context)) {
+    return 0;
+  }
+
+  // Phase 1, intake: parse and validate everything before touching any repository.
+  SeriesLimits limits;
+  limits.max_patch_bytes = vm["max-patch-bytes"].as<std::size_t>();
+  std::vector<std::unique_ptr<Series>> chain;
+  std::vector<fs::path> stack;
+  load_chain(vm["series"].as<std::string>(), limits, chain, stack);
+  const Series& top = *chain.back();
+  for (const auto& series : chain) {
+    for (const auto& note : series->notes) {
+      progress("note: " + note);
+    }
+  }
+  if (vm.count("upto") && (vm["upto"].as<std::size_t>() == 0 ||
+                           vm["upto"].as<std::size_t>() > top.patches.size())) {
+    throw usage_error("--upto " + std::to_string(vm["upto"].as<std::size_t>()) +
+                      ": the series has " + std::to_string(top.patches.size()) + " patches");
+  }
+  std::string branch = vm.count("branch") ? vm["branch"].as<std::string>() : "series/" + top.name;
+  if (vm.count("upto") && vm["upto"].as<std::size_t>() < top.patches.size()) {
+    branch += ".upto-" + std::to_string(vm["upto"].as<std::size_t>());
+  }
+  if (!valid_branch_name(branch)) {
+    throw usage_error("--branch '" + branch + "' is not a valid git branch name");
+  }
+
+  // Phase 2, base: the imported tarball or a borrowed commit of the user's repository.
+  const Base base = resolve_base(context, vm);
+  const fs::path run_dir = context.workdir().new_run("apply");
+  progress("applying " + top.name + " (v" + std::to_string(top.revision) + ", " +
+           std::to_string(top.patches.size()) + " patches" +
+           (chain.size() > 1 ? ", after " + std::to_string(chain.size() - 1) + " prerequisite series"
+                             : "") +
+           ") onto " + git::to_hex(base.commit).substr(0, 12) + " (" + base.label + ")");
+
+  // Phase 3, apply: in memory; no ref moves yet.
+  git::ApplyRequest request;
+  request.base = base.commit;
+  request.base_label = base.label;
+  for (const auto& series : chain) {
+    request.chain.push_back(series.get());
+  }
+  if (vm.count("upto")) {
+    request.upto = vm["upto"].as<std::size_t>();
+  }
+  const auto result = git::apply_chain(context.store(), request, [](const git::PatchOutcome& o) {
+    progress(std::string(o.status == git::PatchStatus::k_applied ? "applied " : "FAILED  ") +
+             o.series_name + " " + std::to_string(o.index + 1) + "/" + std::to_string(o.total) +
+             " " + o.subject);
+  });
+  for (const auto& warning : result.warnings) {
+    progress("warning: " + warning);
+  }
+
+  // Phase 4, branch: only for what applied.
+  std::ostringstream summary;
+  std::string created;
+  if (!result.complete && vm.count("keep-applied") && result.tip) {
+    size_t applied = 0;
+    for (const auto& outcome : result.outcomes) {
+      applied += outcome.status == git::PatchStatus::k_applied ? 1 : 0;
+    }
+    branch += ".partial-" + std::to_string(applied) + "-of-" +
+              std::to_string(result.outcomes.size());
+  }
+  if (result.complete || (vm.count("keep-applied") && result.tip)) {
+    const git_oid tip = result.tip.value_or(base.commit);
+    auto existing = context.store().branch_tip(branch);
+    if (existing && !git_oid_equal(&*existing, &tip) && !vm.count("replace")) {
+      throw usage_error("branch " + branch + " already exists at " + git::to_hex(*existing) +
+                        ", not at this result " + git::to_hex(tip) +
+                        " (a different base or series?): pass --branch NAME or --replace");
+    }
+    context.store().set_branch(branch, tip, "kseries apply " + top.source.string());
+    created = branch;
+  }
+
+  // Phase 5, report.
+  for (const auto& outcome : result.outcomes) {
+    const char* status = outcome.status == git::PatchStatus::k_applied ? "applied"
+                         : outcome.status == git::PatchStatus::k_failed ? "FAILED"
+                                                                       : "skipped";
+    summary << status << " " << outcome.series_name << " " << (outcome.index + 1) << "/"
+            << outcome.total << " "
+            << (outcome.status == git::PatchStatus::k_applied
+                    ? git::to_hex(outcome.commit).substr(0, 12) + " "
+                    : std::string())
+            << outcome.subject << "\n";
+    if (outcome.status == git::PatchStatus::k_failed) {
+      summary << "  " << outcome.label << " does not apply onto " << base.label << "\n";
+      std::istringstream detail(outcome.failure);
+      for (std::string line; std::getline(detail, line);) {
+        summary << "  " << line << "\n";
+      }
+      for (const auto& warning : result.warnings) {
+        summary << "  note: " << warning << "\n";
+      }
+    }
+  }
+  if (!created.empty()) {
+    summary << "branch " << created << " " << git::to_hex(result.tip.value_or(base.commit))
+            << " in " << context.store().path().string() << "\n";
+  } else {
+    summary << "no branch created: the series did not apply completely\n";
+  }
+  summary << "run directory " << run_dir.string() << "\n";
+  std::cout << summary.str();
+  write_new_file(run_dir / "apply.txt", summary.str());
+
+  const std::vector<report::TestSuite> suites = {junit_suite(top, result, base, created)};
+  report::write_junit(run_dir / "junit.xml", suites);
+  if (vm.count("junit")) {
+    report::write_junit(vm["junit"].as<std::string>(), suites);
+  }
+  return result.complete ? 0 : static_cast<int>(ExitCode::k_check_failed);
+}
+
+}  // namespace kseries::cli

@@ -1,0 +1,28 @@
+#pragma once
+// The table of subcommands. Each returns the process exit code (0 pass,
+// 1 a check failed); usage and infrastructure errors are thrown as Error.
+
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+
+namespace kseries::cli {
+
+using CommandFn = int (*)(Context&, const std::vector<std::string>&);
+
+struct Command {
+  const char* name;
+  const char* summary;
+  CommandFn run;
+};
+
+int run_tree(Context& context, const std::vector<std::string>& args);
+int run_apply(Context& context, const std::vector<std::string>& args);
+
+const std::vector<Command>& commands();
+
+// The whole program: dispatch, error reporting, exit codes.
+int main(int argc, char** argv);
+
+}  // namespace kseries::cli

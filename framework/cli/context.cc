@@ -1,0 +1,113 @@
+#include "cli/context.h"
+
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+#include "core/error.h"
+#include "git/tree_import.h"
+
+namespace kseries::cli {
+
+namespace {
+const auto k_started = std::chrono::steady_clock::now();
+}
+
+WorkDir& Context::workdir() {
+  if (!m_workdir) {
+    m_workdir = std::make_unique<WorkDir>(m_root.value_or(WorkDir::default_root()));
+  }
+  return *m_workdir;
+}
+
+git::Store& Context::store() {
+  if (!m_store) {
+    m_store = std::make_unique<git::Store>(workdir().repo());
+  }
+  return *m_store;
+}
+
+po::options_description common_options() {
+  po::options_description options("Common options");
+  options.add_options()("help,h", "show this help and exit")(
+      "workdir", po::value<std::string>(),
+      "work directory for trees, builds and runs (default $XDG_CACHE_HOME/kseries, "
+      "else ~/.cache/kseries)");
+  return options;
+}
+
+bool parse_command_line(const std::string& command, const std::string& synopsis,
+                        const std::vector<std::string>& args, po::options_description& options,
+                        po::variables_map& vm, Context& context,
+                        const po::positional_options_description* positional) {
+  options.add(common_options());
+  try {
+    auto parser = po::command_line_parser(args).options(options);
+    if (positional) {
+      parser.positional(*positional);
+    }
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: kseries " << command << " " << synopsis << "\n\n" << options << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw usage_error("kseries " + command + ": " + e.what() + " (see 'kseries " + command +
+                      " --help')");
+  }
+  if (vm.count("workdir")) {
+    context.set_workdir_root(vm["workdir"].as<std::string>());
+  }
+  return true;
+}
+
+po::options_description base_options() {
+  po::options_description options("Base tree");
+  options.add_options()(
+      "tarball", po::value<std::string>()->default_value(k_default_tarball),
+      "kernel source tarball imported (once) as the base")(
+      "tree", po::value<std::string>(),
+      "use this existing git repository instead (read-only: its work tree and branches are "
+      "never touched)")("base", po::value<std::string>(),
+                        "revision of --tree to use as the base (default HEAD)");
+  return options;
+}
+
+Base resolve_base(Context& context, const po::variables_map& vm) {
+  Base base;
+  if (vm.count("tree")) {
+    const std::string tree = vm["tree"].as<std::string>();
+    const std::string rev = vm.count("base") ? vm["base"].as<std::string>() : "HEAD";
+    base.commit = context.store().borrow_commit(tree, rev);
+    base.label = tree + " " + rev;
+    return base;
+  }
+  if (vm.count("base")) {
+    const std::string rev = vm["base"].as<std::string>();
+    auto found = context.store().resolve(rev);
+    if (!found) {
+      throw usage_error("--base " + rev + ": no such revision in " +
+                        context.store().path().string() + " (did you mean --tree DIR --base " +
+                        rev + "?)");
+    }
+    base.commit = *found;
+    base.label = rev;
+    return base;
+  }
+  const auto imported =
+      git::import_tarball(context.store(), vm["tarball"].as<std::string>(),
+                          context.workdir().root() / "tmp" / "import", context.runner());
+  base.commit = imported.commit;
+  base.label = imported.branch;
+  return base;
+}
+
+void progress(const std::string& text) {
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - k_started).count();
+  std::cerr << "kseries [" << std::fixed << std::setprecision(1) << elapsed << "s] " << text
+            << std::endl;
+}
+
+}  // namespace kseries::cli

@@ -1,0 +1,64 @@
+#pragma once
+// What every subcommand gets: the work directory, the process runner, the
+// libgit2 session, and the options common to all commands.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "git/libgit2.h"
+#include "git/store.h"
+#include "sys/process.h"
+#include "sys/workdir.h"
+
+namespace kseries::cli {
+
+namespace po = boost::program_options;
+
+// Debian's linux-source-6.12 package installs this.
+inline constexpr const char* k_default_tarball = "/usr/src/linux-source-6.12.tar.xz";
+
+class Context {
+ public:
+  explicit Context(ProcessRunner& runner) : m_runner(runner) {}
+
+  ProcessRunner& runner() { return m_runner; }
+  // The work directory from --workdir (or the default), created on first use.
+  WorkDir& workdir();
+  git::Store& store();
+  void set_workdir_root(std::filesystem::path root) { m_root = std::move(root); }
+
+ private:
+  ProcessRunner& m_runner;
+  std::optional<std::filesystem::path> m_root;
+  std::unique_ptr<WorkDir> m_workdir;
+  std::unique_ptr<git::Store> m_store;
+};
+
+// --workdir and --help, shared by every command.
+po::options_description common_options();
+
+// Parses `args` against `options`; prints help and returns false on --help.
+// Throws Error(k_usage) naming the bad option.
+bool parse_command_line(const std::string& command, const std::string& synopsis,
+                        const std::vector<std::string>& args, po::options_description& options,
+                        po::variables_map& vm, Context& context,
+                        const po::positional_options_description* positional = nullptr);
+
+// The commit to work on: --tree/--base (borrowed, read-only), else the
+// imported tarball (imported once).
+struct Base {
+  git_oid commit{};
+  std::string label;
+};
+po::options_description base_options();
+Base resolve_base(Context& context, const po::variables_map& vm);
+
+// Progress line on stderr: "kseries: <text>" with the elapsed time.
+void progress(const std::string& text);
+
+}  // namespace kseries::cli

@@ -1,0 +1,21 @@
+#pragma once
+// Small text helpers shared by the parsers: line splitting that keeps line
+// numbers, trimming, prefix tests.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kseries {
+
+// Splits on '\n'; a trailing '\r' is dropped from each line. A final newline
+// does not produce an empty last line.
+std::vector<std::string_view> split_lines(std::string_view text);
+
+std::string_view trim(std::string_view text);
+bool starts_with(std::string_view text, std::string_view prefix);
+std::string to_lower(std::string_view text);
+// Joins with '\n' after each element.
+std::string join_lines(const std::vector<std::string>& lines);
+
+}  // namespace kseries

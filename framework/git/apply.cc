@@ -1,0 +1,205 @@
+#include "git/apply.h"
+
+#include <chrono>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "git/hunk_locator.h"
+
+namespace kseries::git {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> blob_lines(git_repository* repo, git_tree* tree, const char* path,
+                                    bool& exists) {
+  git_tree_entry* raw = nullptr;
+  exists = git_tree_entry_bypath(&raw, tree, path) == 0;
+  std::vector<std::string> lines;
+  if (!exists) {
+    return lines;
+  }
+  TreeEntryPtr entry(raw);
+  git_blob* blob = nullptr;
+  if (git_blob_lookup(&blob, repo, git_tree_entry_id(entry.get())) < 0) {
+    return lines;
+  }
+  BlobPtr owner(blob);
+  const std::string_view content(static_cast<const char*>(git_blob_rawcontent(blob)),
+                                 static_cast<size_t>(git_blob_rawsize(blob)));
+  for (const auto line : split_lines(content)) {
+    lines.emplace_back(line);
+  }
+  return lines;
+}
+
+// Which file and hunk failed, and where the hunk's context does sit.
+std::string diagnose(git_repository* repo, git_tree* tree, git_diff* diff) {
+  std::string report;
+  const size_t deltas = git_diff_num_deltas(diff);
+  for (size_t d = 0; d < deltas; ++d) {
+    git_patch* raw = nullptr;
+    if (git_patch_from_diff(&raw, diff, d) < 0 || raw == nullptr) {
+      continue;
+    }
+    PatchPtr patch(raw);
+    const git_diff_delta* delta = git_patch_get_delta(patch.get());
+    const char* path = delta->old_file.path;
+    bool exists = false;
+    auto lines = blob_lines(repo, tree, path, exists);
+    if (delta->status == GIT_DELTA_ADDED) {
+      bool new_exists = false;
+      blob_lines(repo, tree, delta->new_file.path, new_exists);
+      if (new_exists) {
+        report += "  " + std::string(delta->new_file.path) +
+                  ": the patch creates it, but it already exists in the tree\n";
+      }
+      continue;
+    }
+    if (!exists) {
+      report += "  " + std::string(path) + ": the patch changes it, but it does not exist in the tree\n";
+      continue;
+    }
+    const size_t hunks = git_patch_num_hunks(patch.get());
+    for (size_t h = 0; h < hunks; ++h) {
+      const git_diff_hunk* hunk = nullptr;
+      size_t hunk_lines = 0;
+      if (git_patch_get_hunk(&hunk, &hunk_lines, patch.get(), h) < 0) {
+        continue;
+      }
+      std::vector<std::string> preimage;
+      for (size_t l = 0; l < hunk_lines; ++l) {
+        const git_diff_line* line = nullptr;
+        if (git_patch_get_line_in_hunk(&line, patch.get(), h, l) < 0) {
+          continue;
+        }
+        if (line->origin == GIT_DIFF_LINE_CONTEXT || line->origin == GIT_DIFF_LINE_DELETION) {
+          std::string text(line->content, line->content_len);
+          while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+            text.pop_back();
+          }
+          preimage.push_back(text);
+        }
+      }
+      const auto location = locate_hunk(lines, preimage, hunk->old_start);
+      if (location.matches_in_place) {
+        continue;
+      }
+      std::string header(hunk->header, hunk->header_len);
+      while (!header.empty() && (header.back() == '\n' || header.back() == '\r')) {
+        header.pop_back();
+      }
+      report += "  " + std::string(path) + ": hunk " + std::to_string(h + 1) + " '" + header +
+                "': " + describe_location(location, hunk->old_start) + "\n";
+    }
+  }
+  return report;
+}
+
+SignaturePtr make_signature(const Person& person, const MailTime& time) {
+  git_signature* raw = nullptr;
+  check(git_signature_new(&raw, person.name.c_str(), person.email.c_str(), time.epoch,
+                          time.offset_minutes),
+        "cannot create signature for " + person.name + " <" + person.email + ">");
+  return SignaturePtr(raw);
+}
+
+}  // namespace
+
+ApplyResult apply_chain(Store& store, const ApplyRequest& request,
+                        const std::function<void(const PatchOutcome&)>& on_patch) {
+  ApplyResult result;
+  git_repository* repo = store.repo();
+  if (request.chain.empty()) {
+    throw infra_error("internal: nothing to apply");
+  }
+  for (const Series* series : request.chain) {
+    if (series->base_commit && *series->base_commit != to_hex(request.base)) {
+      git_oid claimed{};
+      const bool known = git_oid_fromstrn(&claimed, series->base_commit->data(),
+                                          series->base_commit->size()) == 0 &&
+                         store.has_object(claimed);
+      result.warnings.push_back(
+          "base-commit mismatch: " + series->name + " says base-commit " + *series->base_commit +
+          (known ? " (known here)" : " (not in this repository)") + ", applying onto " +
+          to_hex(request.base) + " (" + request.base_label + ")");
+    }
+  }
+
+  git_oid parent = request.base;
+  bool failed = false;
+  for (size_t s = 0; s < request.chain.size(); ++s) {
+    const Series& series = *request.chain[s];
+    const bool last = s + 1 == request.chain.size();
+    const size_t wanted = last && request.upto ? std::min(*request.upto, series.patches.size())
+                                               : series.patches.size();
+    for (size_t i = 0; i < wanted; ++i) {
+      const PatchMail& mail = series.patches[i];
+      PatchOutcome outcome;
+      outcome.series_name = series.name;
+      outcome.index = i;
+      outcome.total = series.patches.size();
+      outcome.label = series.label(i);
+      outcome.subject = mail.subject.title;
+      if (failed) {
+        result.outcomes.push_back(outcome);
+        continue;
+      }
+      const auto started = Clock::now();
+
+      git_diff* raw_diff = nullptr;
+      if (git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size()) < 0) {
+        outcome.status = PatchStatus::k_failed;
+        outcome.failure = "the diff does not parse (" + last_error_message() + "), starting at " +
+                          mail.file.string() + ":" + std::to_string(mail.diff_line);
+      } else {
+        DiffPtr diff(raw_diff);
+        TreePtr parent_tree = store.commit_tree(parent);
+        git_index* raw_index = nullptr;
+        git_apply_options options = GIT_APPLY_OPTIONS_INIT;
+        if (git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options) < 0) {
+          const std::string message = last_error_message();
+          outcome.status = PatchStatus::k_failed;
+          outcome.failure = "libgit2: " + message + "\n" +
+                            diagnose(repo, parent_tree.get(), diff.get());
+        } else {
+          IndexPtr index(raw_index);
+          git_oid tree_id;
+          check(git_index_write_tree_to(&tree_id, index.get(), repo),
+                "cannot write the tree of " + outcome.label);
+          git_tree* raw_tree = nullptr;
+          check(git_tree_lookup(&raw_tree, repo, &tree_id), "cannot read tree");
+          TreePtr tree(raw_tree);
+          git_commit* raw_parent = nullptr;
+          check(git_commit_lookup(&raw_parent, repo, &parent), "cannot read parent commit");
+          CommitPtr parent_commit(raw_parent);
+          const auto author = make_signature(mail.author, mail.date);
+          const auto committer =
+              make_signature({k_committer_name, k_committer_email}, mail.date);
+          const git_commit* parents[] = {parent_commit.get()};
+          const std::string message = mail.commit_message();
+          check(git_commit_create(&outcome.commit, repo, nullptr, author.get(), committer.get(),
+                                  nullptr, message.c_str(), tree.get(), 1, parents),
+                "cannot commit " + outcome.label);
+          outcome.status = PatchStatus::k_applied;
+          parent = outcome.commit;
+          result.tip = parent;
+        }
+      }
+      outcome.seconds =
+          std::chrono::duration<double>(Clock::now() - started).count();
+      if (outcome.status == PatchStatus::k_failed) {
+        failed = true;
+      }
+      if (on_patch) {
+        on_patch(outcome);
+      }
+      result.outcomes.push_back(std::move(outcome));
+    }
+  }
+  result.complete = !failed;
+  return result;
+}
+
+}  // namespace kseries::git

@@ -1,0 +1,44 @@
+#pragma once
+// The work directory's bare repository: base trees, applied series, and
+// (through alternates) read-only access to a user's kernel repository, which
+// kseries never writes to.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "git/libgit2.h"
+
+namespace kseries::git {
+
+class Store {
+ public:
+  // Opens the bare repository at `path`, creating it if missing.
+  explicit Store(const std::filesystem::path& path);
+
+  git_repository* repo() const { return m_repo.get(); }
+  const std::filesystem::path& path() const { return m_path; }
+
+  // Makes the objects of the repository at `other` (a work tree or a bare
+  // repository) readable here through objects/info/alternates, without
+  // copying them and without writing anything in `other`. Returns the id of
+  // `rev` resolved in `other` (read-only). Throws Error(k_usage) naming the
+  // directory or revision when they cannot be resolved.
+  git_oid borrow_commit(const std::filesystem::path& other, const std::string& rev);
+
+  // Resolves a revision (branch, tag, id) in this store to a commit id.
+  std::optional<git_oid> resolve(const std::string& rev) const;
+  bool has_object(const git_oid& oid) const;
+
+  std::optional<git_oid> branch_tip(const std::string& branch) const;
+  // Creates or moves refs/heads/<branch>.
+  void set_branch(const std::string& branch, const git_oid& commit, const std::string& why);
+
+  TreePtr commit_tree(const git_oid& commit) const;
+
+ private:
+  std::filesystem::path m_path;
+  RepoPtr m_repo;
+};
+
+}  // namespace kseries::git

@@ -1,0 +1,43 @@
+#pragma once
+// JUnit XML, the shape CI systems (Jenkins, GitLab, GitHub reporters) read:
+// <testsuites> of <testsuite> of <testcase>, with <failure>/<error>/<skipped>
+// carrying a message and a log excerpt, and <properties> for evidence.
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kseries::report {
+
+enum class CaseStatus { k_passed, k_failed, k_error, k_skipped };
+
+struct TestCase {
+  std::string classname;  // "apply.zone-device-memmap/v6"
+  std::string name;       // "01 mm: fix stale ZONE_DEVICE refcount comment"
+  double seconds = 0;
+  CaseStatus status = CaseStatus::k_passed;
+  std::string message;  // one line: why it failed or was skipped
+  std::string detail;   // the log excerpt (element text)
+  std::vector<std::pair<std::string, std::string>> properties;
+  std::string system_out;
+};
+
+struct TestSuite {
+  std::string name;
+  std::string timestamp;  // ISO 8601, UTC
+  std::vector<std::pair<std::string, std::string>> properties;
+  std::vector<TestCase> cases;
+};
+
+// Renders the document; counts (tests, failures, errors, skipped, time) are
+// computed from the cases, never given.
+std::string render_junit(const std::vector<TestSuite>& suites);
+
+// Writes the rendered document; throws Error(k_infrastructure) naming the file.
+void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites);
+
+// The current UTC time as "2026-11-30T01:02:03".
+std::string utc_timestamp();
+
+}  // namespace kseries::report

@@ -1,0 +1,180 @@
+#include "series/diff_safety.h"
+
+#include <sstream>
+
+#include "core/error.h"
+#include "core/text.h"
+
+namespace kseries {
+namespace {
+
+// Git quotes paths with special characters C-style: "a/t\303\251st".
+std::string unquote_path(std::string_view text) {
+  text = trim(text);
+  if (text.size() < 2 || text.front() != '"' || text.back() != '"') {
+    return std::string(text);
+  }
+  std::string out;
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    char c = text[i];
+    if (c != '\\' || i + 2 >= text.size()) {
+      out += c;
+      continue;
+    }
+    char e = text[++i];
+    if (e >= '0' && e <= '7' && i + 2 < text.size()) {
+      int value = (e - '0') * 64 + (text[i + 1] - '0') * 8 + (text[i + 2] - '0');
+      out += static_cast<char>(value);
+      i += 2;
+    } else if (e == 'n') {
+      out += '\n';
+    } else if (e == 't') {
+      out += '\t';
+    } else {
+      out += e;
+    }
+  }
+  return out;
+}
+
+std::string strip_prefix(const std::string& path) {
+  if (path.size() > 2 && (starts_with(path, "a/") || starts_with(path, "b/"))) {
+    return path.substr(2);
+  }
+  return path;
+}
+
+// "a/x b/y" or "\"a/x\" \"b/y\"": split where the b/ path starts.
+std::pair<std::string, std::string> split_git_header(std::string_view rest) {
+  if (!rest.empty() && rest.front() == '"') {
+    const auto close = rest.find("\" ", 1);
+    if (close != std::string_view::npos) {
+      return {unquote_path(rest.substr(0, close + 1)), unquote_path(rest.substr(close + 2))};
+    }
+  }
+  const auto b = rest.find(" b/");
+  if (b != std::string_view::npos) {
+    return {unquote_path(rest.substr(0, b)), unquote_path(rest.substr(b + 1))};
+  }
+  const auto space = rest.find(' ');
+  return {unquote_path(rest.substr(0, space)),
+          space == std::string_view::npos ? "" : unquote_path(rest.substr(space + 1))};
+}
+
+std::string path_problem(const std::string& path) {
+  if (path.empty()) {
+    return "an empty path";
+  }
+  if (path.front() == '/') {
+    return "an absolute path";
+  }
+  std::istringstream parts(path);
+  std::string part;
+  while (std::getline(parts, part, '/')) {
+    if (part == "..") {
+      return "a '..' component";
+    }
+    if (to_lower(part) == ".git") {
+      return "a path inside .git";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<DiffFile> diff_files(std::string_view diff) {
+  std::vector<DiffFile> files;
+  bool in_header = false;
+  for (const auto line : split_lines(diff)) {
+    if (starts_with(line, "diff --git ")) {
+      auto [old_path, new_path] = split_git_header(line.substr(11));
+      files.push_back({strip_prefix(old_path), strip_prefix(new_path)});
+      in_header = true;
+      continue;
+    }
+    if (!in_header || files.empty()) {
+      continue;
+    }
+    if (starts_with(line, "@@")) {
+      in_header = false;
+    } else if (starts_with(line, "--- ")) {
+      auto path = unquote_path(line.substr(4));
+      files.back().old_path = path == "/dev/null" ? "" : strip_prefix(path);
+    } else if (starts_with(line, "+++ ")) {
+      auto path = unquote_path(line.substr(4));
+      files.back().new_path = path == "/dev/null" ? "" : strip_prefix(path);
+    } else if (starts_with(line, "rename from ") || starts_with(line, "copy from ")) {
+      files.back().old_path = unquote_path(line.substr(line.find(" from ") + 6));
+    } else if (starts_with(line, "rename to ") || starts_with(line, "copy to ")) {
+      files.back().new_path = unquote_path(line.substr(line.find(" to ") + 4));
+    } else if (starts_with(line, "new file mode")) {
+      files.back().old_path.clear();
+    } else if (starts_with(line, "deleted file mode")) {
+      files.back().new_path.clear();
+    }
+  }
+  return files;
+}
+
+void check_diff_safety(std::string_view diff, const std::string& what, std::size_t max_bytes) {
+  if (diff.size() > max_bytes) {
+    throw usage_error(what + ": diff is " + std::to_string(diff.size()) +
+                      " bytes, over the limit of " + std::to_string(max_bytes) +
+                      " (raise it with --max-patch-bytes)");
+  }
+  std::string current;
+  bool in_header = false;
+  for (const auto line : split_lines(diff)) {
+    if (starts_with(line, "diff --git ")) {
+      auto [old_path, new_path] = split_git_header(line.substr(11));
+      current = strip_prefix(new_path.empty() ? old_path : new_path);
+      for (const auto& path : {strip_prefix(old_path), strip_prefix(new_path)}) {
+        if (auto problem = path_problem(path); !problem.empty()) {
+          throw usage_error(what + ": refuses to touch " + problem + ": '" + path + "'");
+        }
+      }
+      in_header = true;
+      continue;
+    }
+    if (!in_header) {
+      continue;
+    }
+    if (starts_with(line, "@@")) {
+      in_header = false;
+      continue;
+    }
+    std::string path;
+    if (starts_with(line, "--- ") || starts_with(line, "+++ ")) {
+      path = unquote_path(line.substr(4));
+      if (path == "/dev/null") {
+        continue;
+      }
+      path = strip_prefix(path);
+    } else if (starts_with(line, "rename from ") || starts_with(line, "copy from ")) {
+      path = unquote_path(line.substr(line.find(" from ") + 6));
+    } else if (starts_with(line, "rename to ") || starts_with(line, "copy to ")) {
+      path = unquote_path(line.substr(line.find(" to ") + 4));
+    }
+    if (!path.empty()) {
+      if (auto problem = path_problem(path); !problem.empty()) {
+        throw usage_error(what + ": refuses to touch " + problem + ": '" + path + "'");
+      }
+    }
+    const bool mode_line = starts_with(line, "new file mode ") || starts_with(line, "new mode ") ||
+                           starts_with(line, "old mode ") ||
+                           starts_with(line, "deleted file mode ") || starts_with(line, "index ");
+    if (mode_line) {
+      // The mode is the last word ("index 1a2b..3c4d 120000" has three).
+      const std::string_view mode = line.substr(line.rfind(' ') + 1);
+      const bool index_without_mode =
+          starts_with(line, "index ") && line.find(' ', 6) == std::string_view::npos;
+      if (!index_without_mode && (mode == "120000" || mode == "160000")) {
+        throw usage_error(what + ": refuses a " + (mode == "120000" ? "symlink" : "submodule") +
+                          " mode on '" + current + "' (" + std::string(line) + ")");
+      }
+    }
+  }
+}
+
+}  // namespace kseries

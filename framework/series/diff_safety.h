@@ -1,0 +1,27 @@
+#pragma once
+// Untrusted diffs: the paths and modes a patch may touch before it gets near
+// the object database.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kseries {
+
+struct DiffFile {
+  std::string old_path;  // empty for a new file
+  std::string new_path;  // empty for a deleted file
+};
+
+// The files a diff touches, from its "diff --git"/"---"/"+++"/rename/copy
+// header lines (hunk bodies are skipped). Quoted paths are unquoted.
+std::vector<DiffFile> diff_files(std::string_view diff);
+
+// Throws Error(k_usage) starting with `what` (e.g. "patch 3/8 'mm: ...'")
+// when the diff touches an absolute path, a ".." component, anything inside
+// ".git", a symlink (mode 120000) or submodule (160000), or is larger than
+// max_bytes.
+void check_diff_safety(std::string_view diff, const std::string& what, std::size_t max_bytes);
+
+}  // namespace kseries

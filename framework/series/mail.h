@@ -1,0 +1,52 @@
+#pragma once
+// RFC 5322 mail pieces as they appear in `git format-patch` output and lore
+// mboxes: splitting an mbox, unfolding headers, RFC 2047 encoded words,
+// addresses and dates.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kseries {
+
+struct MailMessage {
+  int first_line = 1;  // 1-based line of the "From " separator (or first header)
+  int body_line = 1;   // 1-based line where the body starts
+  std::vector<std::pair<std::string, std::string>> headers;  // unfolded, raw
+  std::string body;    // transfer-decoded
+
+  // First header with this name (case-insensitive), raw (not 2047-decoded).
+  std::optional<std::string> header(std::string_view name) const;
+};
+
+struct Person {
+  std::string name;
+  std::string email;
+};
+
+struct MailTime {
+  std::int64_t epoch = 0;    // seconds since 1970 UTC
+  int offset_minutes = 0;    // +0800 -> 480
+};
+
+// Splits an mbox (format-patch --stdout, b4, lore "mboxrd") at its
+// "From <token> <weekday> <month> ..." separator lines. A text with no
+// separator but with headers is one message. Throws Error(k_usage) naming
+// `file` and the line when a message has no header/body boundary.
+std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem::path& file);
+
+// Decodes RFC 2047 encoded words (=?UTF-8?q?...?=, =?utf-8?b?...?=,
+// ISO-8859-1 converted to UTF-8); plain text passes through.
+std::string decode_rfc2047(std::string_view text);
+
+// "Li Zhe <lizhe.67@bytedance.com>", "\"Zhe, Li\" <x@y>", "x@y (Li Zhe)".
+std::optional<Person> parse_address(std::string_view text);
+
+// "Thu, 9 Jul 2026 19:25:12 +0800" (weekday optional).
+std::optional<MailTime> parse_mail_date(std::string_view text);
+
+}  // namespace kseries

@@ -1,0 +1,147 @@
+#include "series/patch_mail.h"
+
+#include "core/error.h"
+#include "core/text.h"
+
+namespace kseries {
+namespace {
+
+std::string where_in(const std::filesystem::path& file, int line) {
+  return file.string() + ":" + std::to_string(line);
+}
+
+std::string trim_blank_lines(const std::vector<std::string>& lines) {
+  size_t begin = 0;
+  size_t end = lines.size();
+  while (begin < end && trim(lines[begin]).empty()) ++begin;
+  while (end > begin && trim(lines[end - 1]).empty()) --end;
+  std::string out;
+  for (size_t i = begin; i < end; ++i) {
+    // git's mailinfo strips trailing white space of message lines.
+    std::string_view line = lines[i];
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) {
+      line.remove_suffix(1);
+    }
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string PatchMail::where() const { return where_in(file, line); }
+
+std::string PatchMail::commit_message() const {
+  if (body.empty()) {
+    return subject.title + "\n";
+  }
+  return subject.title + "\n\n" + body;
+}
+
+PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file) {
+  PatchMail patch;
+  patch.file = file;
+  patch.line = message.first_line;
+
+  const auto from = message.header("From");
+  const auto date = message.header("Date");
+  const auto subject = message.header("Subject");
+  if (!subject) {
+    throw usage_error(where_in(file, message.first_line) + ": message has no Subject: header");
+  }
+  patch.raw_subject = decode_rfc2047(*subject);
+  patch.subject = parse_subject(patch.raw_subject);
+  if (!from || !parse_address(*from)) {
+    throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
+                      "' has no readable From: header");
+  }
+  patch.author = *parse_address(*from);
+  if (!date || !parse_mail_date(*date)) {
+    throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
+                      "' has no readable Date: header" + (date ? " ('" + *date + "')" : ""));
+  }
+  patch.date = *parse_mail_date(*date);
+
+  const auto lines = split_lines(message.body);
+  size_t i = 0;
+  // In-body "From:"/"Subject:"/"Date:" lines (format-patch --from, b4)
+  // override the mail headers, as `git am` does.
+  auto in_body_header = [](std::string_view line) {
+    return starts_with(line, "From: ") || starts_with(line, "Subject: ") ||
+           starts_with(line, "Date: ");
+  };
+  if (!lines.empty() && in_body_header(lines[0])) {
+    for (; i < lines.size() && !trim(lines[i]).empty(); ++i) {
+      const std::string_view line = lines[i];
+      if (starts_with(line, "From: ") && parse_address(line.substr(6))) {
+        patch.author = *parse_address(line.substr(6));
+      } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
+        patch.date = *parse_mail_date(line.substr(6));
+      } else if (starts_with(line, "Subject: ")) {
+        patch.raw_subject = decode_rfc2047(line.substr(9));
+        patch.subject = parse_subject(patch.raw_subject);
+      }
+    }
+  }
+
+  std::vector<std::string> message_lines;
+  enum class Part { k_message, k_notes, k_diff, k_trailer } part = Part::k_message;
+  std::vector<std::string> diff_lines;
+  for (; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const int line_no = message.body_line + static_cast<int>(i);
+    if (part != Part::k_diff && starts_with(line, "diff --git ")) {
+      part = Part::k_diff;
+      patch.diff_line = line_no;
+    }
+    switch (part) {
+      case Part::k_message:
+        if (line == "---") {
+          part = Part::k_notes;  // diffstat and notes below '---'
+        } else {
+          message_lines.emplace_back(line);
+        }
+        break;
+      case Part::k_notes:
+        break;
+      case Part::k_diff:
+        if (line == "-- " || starts_with(line, "base-commit: ") ||
+            starts_with(line, "prerequisite-patch-id: ")) {
+          part = Part::k_trailer;
+          --i;  // read this line again as a trailer
+          continue;
+        }
+        diff_lines.emplace_back(line);
+        break;
+      case Part::k_trailer:
+        if (line == "-- ") {
+          i = lines.size();  // the signature ends the message
+        } else if (starts_with(line, "base-commit: ")) {
+          patch.base_commit = std::string(trim(line.substr(13)));
+        } else if (starts_with(line, "prerequisite-patch-id: ")) {
+          patch.prerequisite_patch_ids.emplace_back(trim(line.substr(23)));
+        }
+        break;
+    }
+  }
+  // A cover letter carries base-commit: in its body, with no diff.
+  if (patch.diff_line == 0) {
+    for (const auto& line : lines) {
+      if (starts_with(line, "base-commit: ")) {
+        patch.base_commit = std::string(trim(std::string_view(line).substr(13)));
+      } else if (starts_with(line, "prerequisite-patch-id: ")) {
+        patch.prerequisite_patch_ids.emplace_back(trim(std::string_view(line).substr(23)));
+      }
+    }
+  }
+  // Trailing blank lines before the signature are not part of the diff.
+  while (!diff_lines.empty() && diff_lines.back().empty()) {
+    diff_lines.pop_back();
+  }
+  patch.body = trim_blank_lines(message_lines);
+  patch.diff = join_lines(diff_lines);
+  return patch;
+}
+
+}  // namespace kseries

@@ -1,0 +1,39 @@
+#pragma once
+// One patch e-mail understood: author, date, subject, commit message, the
+// `diff --git` part, and the trailers format-patch writes after the diff.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "series/mail.h"
+#include "series/subject.h"
+
+namespace kseries {
+
+struct PatchMail {
+  std::filesystem::path file;
+  int line = 1;       // where the message starts in `file`
+  int diff_line = 0;  // where its diff starts (0: no diff)
+  Person author;
+  MailTime date;
+  std::string raw_subject;  // 2047-decoded, unfolded
+  Subject subject;
+  std::string body;  // commit message body below the subject line, trimmed
+  std::string diff;  // from the first "diff --git" to the signature
+  std::optional<std::string> base_commit;
+  std::vector<std::string> prerequisite_patch_ids;
+
+  // "file:line" for messages.
+  std::string where() const;
+  // The commit message as `git am` would write it.
+  std::string commit_message() const;
+};
+
+// Throws Error(k_usage) naming the file and line when From:, Date: or
+// Subject: is missing or unreadable. A message without a diff is returned
+// with an empty `diff` (the caller decides whether that is a cover letter).
+PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file);
+
+}  // namespace kseries

@@ -1,0 +1,24 @@
+#pragma once
+// The "[PATCH v6 3/8] mm: ..." subject prefix: revision, position, title.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kseries {
+
+struct Subject {
+  std::string title;        // what follows the bracketed prefixes
+  int revision = 1;         // "v6" -> 6; none -> 1
+  int index = 0;            // "3/8" -> 3; none -> 0
+  int total = 0;            // "3/8" -> 8; none -> 0
+  bool numbered = false;
+  bool rfc = false;
+  bool is_cover() const { return numbered && index == 0; }
+};
+
+// Strips leading "Re:"/"Fwd:" and every leading [...] group, as `git am`
+// does, reading PATCH/RFC, vN and m/n from them.
+Subject parse_subject(std::string_view subject);
+
+}  // namespace kseries

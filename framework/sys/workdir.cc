@@ -1,0 +1,58 @@
+#include "sys/workdir.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "core/error.h"
+
+namespace kseries {
+
+WorkDir::WorkDir(std::filesystem::path root) : m_root(std::move(root)) {
+  std::error_code ec;
+  std::filesystem::create_directories(runs(), ec);
+  if (ec) {
+    throw infra_error("cannot create work directory " + runs().string() + ": " +
+                      ec.message());
+  }
+}
+
+std::filesystem::path WorkDir::default_root() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    return std::filesystem::path(xdg) / "kseries";
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::filesystem::path(home) / ".cache" / "kseries";
+  }
+  throw usage_error("neither XDG_CACHE_HOME nor HOME is set: pass --workdir");
+}
+
+std::filesystem::path WorkDir::new_run(std::string_view command) const {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  const std::string base = std::string(stamp) + "-" + std::string(command);
+  for (int n = 0; n < 1000; ++n) {
+    auto dir = runs() / (n == 0 ? base : base + "-" + std::to_string(n));
+    if (::mkdir(dir.c_str(), 0755) == 0) {
+      auto latest = runs() / "latest";
+      std::error_code ec;
+      std::filesystem::remove(latest, ec);
+      std::filesystem::create_directory_symlink(dir.filename(), latest, ec);
+      return dir;
+    }
+    if (errno != EEXIST) {
+      throw infra_error("cannot create run directory " + dir.string() + ": " +
+                        std::strerror(errno));
+    }
+  }
+  throw infra_error("too many runs named " + base + " in " + runs().string());
+}
+
+}  // namespace kseries
