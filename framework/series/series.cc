@@ -63,8 +63,9 @@ std::vector<fs::path> read_depends(const fs::path& dir) {
   if (!fs::exists(depends_file)) {
     return depends;
   }
+  const std::string text = read_file(depends_file);
   int line_no = 0;
-  for (const auto raw : split_lines(read_file(depends_file))) {
+  for (const auto raw : split_lines(text)) {
     ++line_no;
     const auto line = trim(raw);
     if (line.empty() || line.front() == '#') {

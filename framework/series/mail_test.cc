@@ -1,0 +1,124 @@
+#include "series/mail.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace kseries {
+namespace {
+
+TEST(MailTest, DecodesQuotedPrintableEncodedWords) {
+  EXPECT_EQ(decode_rfc2047("=?UTF-8?q?J=C3=B6rg_R=C3=B6del?="), "J\xC3\xB6rg R\xC3\xB6" "del");
+}
+
+TEST(MailTest, DecodesBase64AndJoinsAdjacentWords) {
+  // "Zhé" then "Li": whitespace between two encoded words is dropped.
+  EXPECT_EQ(decode_rfc2047("=?utf-8?b?WmjDqQ==?= =?utf-8?q?_Li?="), "Zh\xC3\xA9 Li");
+}
+
+TEST(MailTest, DecodesLatin1ToUtf8) {
+  EXPECT_EQ(decode_rfc2047("=?ISO-8859-1?Q?Andr=E9?= Smith"), "Andr\xC3\xA9 Smith");
+}
+
+TEST(MailTest, PlainTextPassesThrough) {
+  EXPECT_EQ(decode_rfc2047("Li Zhe <lizhe.67@bytedance.com>"), "Li Zhe <lizhe.67@bytedance.com>");
+}
+
+TEST(MailTest, ParsesAddressForms) {
+  auto a = parse_address("Li Zhe <lizhe.67@bytedance.com>");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "Li Zhe");
+  EXPECT_EQ(a->email, "lizhe.67@bytedance.com");
+  auto b = parse_address("\"Hildenbrand, David\" <david@kernel.org>");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->name, "Hildenbrand, David");
+  auto c = parse_address("rppt@kernel.org (Mike Rapoport)");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->name, "Mike Rapoport");
+  EXPECT_EQ(c->email, "rppt@kernel.org");
+  EXPECT_FALSE(parse_address("no address here"));
+}
+
+TEST(MailTest, ParsesDatesWithOffsets) {
+  auto d = parse_mail_date("Thu, 9 Jul 2026 19:25:12 +0800");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->offset_minutes, 480);
+  EXPECT_EQ(d->epoch, 1783596312);  // 2026-07-09T11:25:12Z
+  auto e = parse_mail_date("10 Aug 2026 20:20:57 -0130");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->offset_minutes, -90);
+  EXPECT_FALSE(parse_mail_date("yesterday"));
+}
+
+TEST(MailTest, SplitsAnMboxAndUnfoldsHeaders) {
+  const std::string mbox =
+      "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+      "From: A <a@x>\n"
+      "Subject: [PATCH 1/2] first\n"
+      " continued\n"
+      "\n"
+      "body one\n"
+      "From this line on, the body mentions From at line start\n"
+      "From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+      "From: B <b@x>\n"
+      "Subject: second\n"
+      "\n"
+      "body two\n";
+  const auto messages = split_mbox(mbox, "x.mbox");
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0].header("subject").value(), "[PATCH 1/2] first continued");
+  EXPECT_EQ(messages[0].body, "body one\nFrom this line on, the body mentions From at line start\n");
+  EXPECT_EQ(messages[0].first_line, 1);
+  EXPECT_EQ(messages[1].first_line, 8);
+  EXPECT_EQ(messages[1].header("From").value(), "B <b@x>");
+}
+
+TEST(MailTest, UnescapesMboxrdFromLines) {
+  const std::string mbox =
+      "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+      "Subject: s\n"
+      "\n"
+      ">From the start\n"
+      ">>From deeper\n";
+  const auto messages = split_mbox(mbox, "x.mbox");
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].body, "From the start\n>From deeper\n");
+}
+
+TEST(MailTest, DecodesQuotedPrintableBody) {
+  const std::string mail =
+      "Subject: s\n"
+      "Content-Transfer-Encoding: quoted-printable\n"
+      "\n"
+      "a =3D b, long=\n"
+      " line\n";
+  const auto messages = split_mbox(mail, "x.eml");
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].body, "a = b, long line\n");
+}
+
+TEST(MailTest, RejectsAFileWhoseLineBreaksWereLost) {
+  const std::string flat =
+      "From mboxrd@z Thu Jan 1 00:00:00 1970 Return-Path: X-Spam-Checker-Version: SpamAssassin "
+      "3.4.0 (2014-02-07) on aws-us-west-2-korg-lkml-1.web.codeaurora.org Received: from kanga "
+      "Subject: [PATCH v10 8/8] x86/string: extend memcpy_flushcache() fixed-size fastpaths";
+  try {
+    split_mbox(flat, "003.txt");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("003.txt:1:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no line breaks"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MailTest, RejectsTextThatIsNotMail) {
+  try {
+    split_mbox("[PATCH v6 0/8] mm: optimize\n\n[Li Zhe]\n", "000.txt");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("000.txt:1:"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kseries

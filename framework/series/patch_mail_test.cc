@@ -1,0 +1,89 @@
+#include "series/patch_mail.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "testing/patch_text.h"
+
+namespace kseries {
+namespace {
+
+PatchMail parse_one(const std::string& text) {
+  const auto messages = split_mbox(text, "t.patch");
+  EXPECT_EQ(messages.size(), 1u);
+  return parse_patch_mail(messages.at(0), "t.patch");
+}
+
+TEST(PatchMailTest, ParsesAuthorDateSubjectBodyDiffAndBase) {
+  testing::PatchText text;
+  text.subject = "[PATCH v6 2/8] mm: factor zone-device page init helpers out of\n"
+                 " __init_zone_device_page";
+  text.base_commit = "a37409fe4ed9764415b222248aba3dd2ec461db1";
+  const auto patch = parse_one(text.render());
+  EXPECT_EQ(patch.author.name, "Li Zhe");
+  EXPECT_EQ(patch.author.email, "lizhe.67@bytedance.com");
+  EXPECT_EQ(patch.date.offset_minutes, 480);
+  EXPECT_EQ(patch.subject.revision, 6);
+  EXPECT_EQ(patch.subject.index, 2);
+  EXPECT_EQ(patch.subject.title,
+            "mm: factor zone-device page init helpers out of __init_zone_device_page");
+  EXPECT_EQ(patch.body, "Explain the change.\n\nSigned-off-by: Li Zhe <lizhe.67@bytedance.com>\n");
+  EXPECT_EQ(patch.diff, text.diff);
+  EXPECT_EQ(patch.diff_line, 14);
+  ASSERT_TRUE(patch.base_commit);
+  EXPECT_EQ(*patch.base_commit, "a37409fe4ed9764415b222248aba3dd2ec461db1");
+  EXPECT_EQ(patch.commit_message(),
+            "mm: factor zone-device page init helpers out of __init_zone_device_page\n\n"
+            "Explain the change.\n\nSigned-off-by: Li Zhe <lizhe.67@bytedance.com>\n");
+}
+
+TEST(PatchMailTest, EncodedAuthorIsDecoded) {
+  testing::PatchText text;
+  text.from = "=?UTF-8?q?J=C3=B6rg=20R=C3=B6del?= <joro@8bytes.org>";
+  const auto patch = parse_one(text.render());
+  EXPECT_EQ(patch.author.name, "J\xC3\xB6rg R\xC3\xB6" "del");
+}
+
+TEST(PatchMailTest, InBodyFromOverridesTheSender) {
+  testing::PatchText text;
+  text.from = "Sender Person <sender@example.com>";
+  text.body = "From: Real Author <real@example.com>\n\nThe message.\n";
+  const auto patch = parse_one(text.render());
+  EXPECT_EQ(patch.author.email, "real@example.com");
+  EXPECT_EQ(patch.body, "The message.\n");
+}
+
+TEST(PatchMailTest, PrerequisitePatchIdsAreRead) {
+  testing::PatchText text;
+  text.base_commit = "a37409fe4ed9764415b222248aba3dd2ec461db1\n"
+                     "prerequisite-patch-id: 1234567890123456789012345678901234567890";
+  const auto patch = parse_one(text.render());
+  ASSERT_EQ(patch.prerequisite_patch_ids.size(), 1u);
+  EXPECT_EQ(patch.prerequisite_patch_ids[0], "1234567890123456789012345678901234567890");
+  EXPECT_EQ(patch.diff, text.diff);
+}
+
+TEST(PatchMailTest, MessageWithoutDiffHasEmptyDiff) {
+  testing::PatchText text;
+  text.diff.clear();
+  const auto patch = parse_one(text.render());
+  EXPECT_TRUE(patch.diff.empty());
+  EXPECT_EQ(patch.diff_line, 0);
+}
+
+TEST(PatchMailTest, MissingDateNamesTheFileAndLine) {
+  const std::string text =
+      "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+      "From: A <a@x>\nSubject: [PATCH] s\n\nbody\n";
+  try {
+    parse_one(text);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:1: message '[PATCH] s' has no readable Date"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kseries

@@ -1,0 +1,199 @@
+#include "series/series.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "testing/patch_text.h"
+#include "testing/temp_dir.h"
+
+namespace kseries {
+namespace {
+
+using testing::PatchText;
+using testing::put_file;
+using testing::TempDir;
+
+std::string patch(int index, int total, int revision = 2) {
+  PatchText text;
+  text.subject = "[PATCH v" + std::to_string(revision) + " " + std::to_string(index) + "/" +
+                 std::to_string(total) + "] demo: step " + std::to_string(index);
+  text.base_commit = "a37409fe4ed9764415b222248aba3dd2ec461db1";
+  return text.render();
+}
+
+std::string cover(int total, int revision = 2) {
+  PatchText text;
+  text.subject = "[PATCH v" + std::to_string(revision) + " 0/" + std::to_string(total) +
+                 "] demo: the series title";
+  text.diff.clear();
+  text.body = "Cover letter text.\n\nbase-commit: a37409fe4ed9764415b222248aba3dd2ec461db1\n";
+  return text.render();
+}
+
+// Writes numbered files and a series file listing them in the given order.
+void make_series_dir(const std::filesystem::path& dir, const std::vector<std::string>& files,
+                     const std::vector<std::string>& contents) {
+  std::string listing = "# apply order\n";
+  for (size_t i = 0; i < files.size(); ++i) {
+    put_file(dir / files[i], contents[i]);
+    listing += files[i] + "\n";
+  }
+  put_file(dir / "series", listing);
+}
+
+std::string error_of(const std::filesystem::path& source) {
+  try {
+    load_series(source);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::k_usage);
+    return e.what();
+  }
+  ADD_FAILURE() << "expected load_series to fail";
+  return "";
+}
+
+TEST(SeriesTest, LoadsADirectoryWithCoverLetter) {
+  TempDir tmp;
+  const auto dir = tmp / "demo" / "v2";
+  make_series_dir(dir, {"0000-cover.patch", "0001-a.patch", "0002-b.patch"},
+                  {cover(2), patch(1, 2), patch(2, 2)});
+  const Series series = load_series(dir);
+  EXPECT_EQ(series.name, "demo/v2");
+  EXPECT_EQ(series.revision, 2);
+  EXPECT_EQ(series.title, "demo: the series title");
+  ASSERT_TRUE(series.cover);
+  ASSERT_EQ(series.patches.size(), 2u);
+  EXPECT_EQ(series.patches[1].subject.title, "demo: step 2");
+  EXPECT_EQ(series.base_commit.value(), "a37409fe4ed9764415b222248aba3dd2ec461db1");
+}
+
+TEST(SeriesTest, LoadsAnMboxInAnyOrder) {
+  TempDir tmp;
+  put_file(tmp / "s.mbox", patch(2, 2) + patch(1, 2) + cover(2));
+  const Series series = load_series(tmp / "s.mbox");
+  EXPECT_EQ(series.name, "s");
+  ASSERT_EQ(series.patches.size(), 2u);
+  EXPECT_EQ(series.patches[0].subject.index, 1);
+  EXPECT_EQ(series.patches[1].subject.index, 2);
+}
+
+TEST(SeriesTest, SkipsReplies) {
+  TempDir tmp;
+  PatchText reply;
+  reply.subject = "Re: [PATCH v2 1/2] demo: step 1";
+  reply.diff.clear();
+  put_file(tmp / "s.mbox", patch(1, 2) + reply.render() + patch(2, 2));
+  const Series series = load_series(tmp / "s.mbox");
+  EXPECT_EQ(series.patches.size(), 2u);
+  ASSERT_EQ(series.notes.size(), 1u);
+}
+
+TEST(SeriesTest, RejectsAGapNamingTheFile) {
+  TempDir tmp;
+  put_file(tmp / "s.mbox", patch(1, 3) + patch(3, 3));
+  const std::string error = error_of(tmp / "s.mbox");
+  EXPECT_NE(error.find("patch 2/3 is missing"), std::string::npos) << error;
+  EXPECT_NE(error.find("s.mbox"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, RejectsADuplicateNamingBothPlaces) {
+  TempDir tmp;
+  put_file(tmp / "s.mbox", patch(1, 2) + patch(1, 2) + patch(2, 2));
+  const std::string error = error_of(tmp / "s.mbox");
+  EXPECT_NE(error.find("duplicate patch 1/2"), std::string::npos) << error;
+  EXPECT_NE(error.find("s.mbox:1"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, RejectsMixedRevisions) {
+  TempDir tmp;
+  put_file(tmp / "s.mbox", patch(1, 2, 2) + patch(2, 2, 3));
+  const std::string error = error_of(tmp / "s.mbox");
+  EXPECT_NE(error.find("mixed revisions"), std::string::npos) << error;
+  EXPECT_NE(error.find("v3"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, RejectsAMessageWithoutDiff) {
+  TempDir tmp;
+  PatchText empty;
+  empty.subject = "[PATCH v2 2/2] demo: forgot the diff";
+  empty.diff.clear();
+  put_file(tmp / "s.mbox", patch(1, 2) + empty.render());
+  const std::string error = error_of(tmp / "s.mbox");
+  EXPECT_NE(error.find("has no diff"), std::string::npos) << error;
+  EXPECT_NE(error.find("forgot the diff"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, RejectsAnEmptySeries) {
+  TempDir tmp;
+  put_file(tmp / "s.mbox", cover(2));
+  const std::string error = error_of(tmp / "s.mbox");
+  EXPECT_NE(error.find("no patches (only a cover letter)"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, RejectsASeriesFileNamingAMissingPatch) {
+  TempDir tmp;
+  put_file(tmp / "d" / "series", "0001-a.patch\n");
+  const std::string error = error_of(tmp / "d");
+  EXPECT_NE(error.find("series:1: lists '0001-a.patch'"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, RejectsASeriesFileOrderThatContradictsNumbering) {
+  TempDir tmp;
+  make_series_dir(tmp / "d", {"b.patch", "a.patch"}, {patch(2, 2), patch(1, 2)});
+  const std::string error = error_of(tmp / "d");
+  EXPECT_NE(error.find("lists b.patch in position 1 but its subject says 2/2"),
+            std::string::npos)
+      << error;
+}
+
+TEST(SeriesTest, RejectsAnUnsafePathNamingThePatch) {
+  TempDir tmp;
+  PatchText evil;
+  evil.subject = "[PATCH] demo: escape";
+  evil.diff =
+      "diff --git a/../etc/passwd b/../etc/passwd\n"
+      "--- a/../etc/passwd\n+++ b/../etc/passwd\n@@ -1 +1 @@\n-x\n+y\n";
+  put_file(tmp / "evil.mbox", evil.render());
+  const std::string error = error_of(tmp / "evil.mbox");
+  EXPECT_NE(error.find("'demo: escape'"), std::string::npos) << error;
+  EXPECT_NE(error.find("'..' component: '../etc/passwd'"), std::string::npos) << error;
+}
+
+TEST(SeriesTest, ReadsDependsRelativeToTheDirectory) {
+  TempDir tmp;
+  make_series_dir(tmp / "first" / "v2", {"1.patch"}, {patch(1, 1)});
+  make_series_dir(tmp / "second" / "v2", {"1.patch"}, {patch(1, 1)});
+  put_file(tmp / "second" / "v2" / "depends", "../../first/v2\n");
+  const Series series = load_series(tmp / "second" / "v2");
+  ASSERT_EQ(series.depends.size(), 1u);
+  EXPECT_EQ(series.depends[0], std::filesystem::weakly_canonical(tmp / "first" / "v2"));
+}
+
+TEST(SeriesTest, RejectsAMissingPrerequisite) {
+  TempDir tmp;
+  make_series_dir(tmp / "second", {"1.patch"}, {patch(1, 1)});
+  put_file(tmp / "second" / "depends", "# needs\n../nowhere\n");
+  const std::string error = error_of(tmp / "second");
+  EXPECT_NE(error.find("depends:2: prerequisite series '../nowhere' does not exist"),
+            std::string::npos)
+      << error;
+}
+
+// The seeds in ../shared/seeds are renderings of mailing-list threads; 003 is
+// a raw e-mail whose line breaks were lost. Neither is an mbox: both must be
+// refused with the file named, never half-parsed.
+TEST(SeriesTest, SeedRenderingsAreRefusedClearly) {
+  const auto seeds = testing::source_dir().parent_path() / "shared" / "seeds";
+  if (!std::filesystem::exists(seeds)) {
+    GTEST_SKIP() << "skipped: " << seeds << " not present";
+  }
+  const std::string flat = error_of(seeds / "003_ff1e622f9cbe91f3.txt");
+  EXPECT_NE(flat.find("003_ff1e622f9cbe91f3.txt:1: the file has no line breaks"),
+            std::string::npos)
+      << flat;
+  const std::string rendering = error_of(seeds / "000_294f6fd9f089dbf4.txt");
+  EXPECT_NE(rendering.find("000_294f6fd9f089dbf4.txt:1:"), std::string::npos) << rendering;
+}
+
+}  // namespace
+}  // namespace kseries

@@ -1,0 +1,112 @@
+#include "sys/process.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
+
+#include "core/error.h"
+#include "sys/files.h"
+#include "testing/temp_dir.h"
+
+namespace kseries {
+namespace {
+
+ProcessResult sh(const std::string& script, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", script};
+  spec.timeout = timeout;
+  return runner.run(spec);
+}
+
+TEST(ProcessTest, CapturesStdoutAndStderrApart) {
+  const auto result = sh("echo out; echo err >&2");
+  EXPECT_TRUE(result.ok());
+  EXPECT_EQ(result.out, "out\n");
+  EXPECT_EQ(result.err, "err\n");
+}
+
+TEST(ProcessTest, ExitNineIsNotSigkill) {
+  const auto exited = sh("exit 9");
+  EXPECT_EQ(exited.end, ProcessEnd::k_exited);
+  EXPECT_EQ(exited.exit_code, 9);
+  const auto killed = sh("kill -9 $$");
+  EXPECT_EQ(killed.end, ProcessEnd::k_signaled);
+  EXPECT_EQ(killed.signal, 9);
+  EXPECT_EQ(killed.describe(), "killed by signal 9");
+}
+
+TEST(ProcessTest, StdinIsClosed) {
+  const auto result = sh("cat; echo done");
+  EXPECT_EQ(result.out, "done\n");
+}
+
+TEST(ProcessTest, TimeoutKillsTheWholeGroupIncludingGrandchildren) {
+  testing::TempDir tmp;
+  const auto pid_file = tmp / "grandchild.pid";
+  const auto started = std::chrono::steady_clock::now();
+  // The grandchild holds the pipes open; a runner that waited for EOF alone
+  // would hang until it exits.
+  const auto result = sh("sleep 60 & echo $! > " + pid_file.string() + "; wait",
+                         std::chrono::milliseconds(500));
+  const auto waited = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(result.end, ProcessEnd::k_timed_out);
+  EXPECT_LT(waited, std::chrono::seconds(5));
+  const int pid = std::stoi(read_file(pid_file));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Killed but not yet reaped by its new parent, it is a zombie: dead.
+  bool alive = ::kill(pid, 0) == 0;
+  const auto stat = "/proc/" + std::to_string(pid) + "/stat";
+  if (alive && std::filesystem::exists(stat)) {
+    const std::string text = read_file(stat);
+    alive = text.substr(text.rfind(')') + 2, 1) != "Z";
+  }
+  EXPECT_FALSE(alive) << "grandchild " << pid << " survived";
+}
+
+TEST(ProcessTest, LinesReachTheCallbackAndTheLogFile) {
+  testing::TempDir tmp;
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "printf 'a\\nb\\npartial'"};
+  spec.log_file = tmp / "log";
+  std::vector<std::string> lines;
+  spec.on_line = [&](std::string_view line) { lines.emplace_back(line); };
+  const auto result = runner.run(spec);
+  EXPECT_TRUE(result.ok());
+  EXPECT_EQ(lines, (std::vector<std::string>{"a", "b", "partial"}));
+  EXPECT_EQ(read_file(tmp / "log"), "a\nb\npartial");
+}
+
+TEST(ProcessTest, MissingProgramIsAnInfrastructureError) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"kseries-no-such-program"};
+  try {
+    runner.run(spec);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::k_infrastructure);
+    EXPECT_NE(std::string(e.what()).find("kseries-no-such-program"), std::string::npos);
+  }
+}
+
+TEST(ProcessTest, EnvironmentAndWorkingDirectory) {
+  testing::TempDir tmp;
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "echo $KSERIES_T; pwd"};
+  spec.env = {{"KSERIES_T", "hello"}};
+  spec.cwd = tmp.path();
+  const auto result = runner.run(spec);
+  EXPECT_EQ(result.out, "hello\n" + std::filesystem::canonical(tmp.path()).string() + "\n");
+}
+
+TEST(ProcessTest, FormatCommandQuotes) {
+  EXPECT_EQ(format_command({"make", "O=/tmp/b", "it's"}), "make O=/tmp/b 'it'\\''s'");
+}
+
+}  // namespace
+}  // namespace kseries
