@@ -49,17 +49,17 @@ void load_chain(const fs::path& source, const SeriesLimits& limits,
   chain.push_back(std::move(series));
 }
 
-std::string two_digits(std::size_t n) {
-  return (n < 10 ? "0" : "") + std::to_string(n);
-}
+std::string two_digits(std::size_t n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
-report::TestSuite junit_suite(const Series& top, const git::ApplyResult& result,
-                              const Base& base, const std::string& branch) {
+report::TestSuite junit_suite(const Series& top, const git::ApplyResult& result, const Base& base,
+                              const std::string& branch) {
   report::TestSuite suite;
   suite.name = "kseries apply " + top.name;
   suite.timestamp = report::utc_timestamp();
-  suite.properties = {{"base", git::to_hex(base.commit)}, {"base_label", base.label},
-                      {"series", top.source.string()}, {"revision", std::to_string(top.revision)},
+  suite.properties = {{"base", git::to_hex(base.commit)},
+                      {"base_label", base.label},
+                      {"series", top.source.string()},
+                      {"revision", std::to_string(top.revision)},
                       {"branch", branch}};
   if (result.tip) {
     suite.properties.emplace_back("tip", git::to_hex(*result.tip));
@@ -129,8 +129,8 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
       progress("note: " + note);
     }
   }
-  if (vm.count("upto") && (vm["upto"].as<std::size_t>() == 0 ||
-                           vm["upto"].as<std::size_t>() > top.patches.size())) {
+  if (vm.count("upto") &&
+      (vm["upto"].as<std::size_t>() == 0 || vm["upto"].as<std::size_t>() > top.patches.size())) {
     throw usage_error("--upto " + std::to_string(vm["upto"].as<std::size_t>()) +
                       ": the series has " + std::to_string(top.patches.size()) + " patches");
   }
@@ -147,8 +147,9 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
   const fs::path run_dir = context.workdir().new_run("apply");
   progress("applying " + top.name + " (v" + std::to_string(top.revision) + ", " +
            std::to_string(top.patches.size()) + " patches" +
-           (chain.size() > 1 ? ", after " + std::to_string(chain.size() - 1) + " prerequisite series"
-                             : "") +
+           (chain.size() > 1
+                ? ", after " + std::to_string(chain.size() - 1) + " prerequisite series"
+                : "") +
            ") onto " + git::to_hex(base.commit).substr(0, 12) + " (" + base.label + ")");
 
   // Phase 3, apply: in memory; no ref moves yet.
@@ -178,8 +179,8 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
     for (const auto& outcome : result.outcomes) {
       applied += outcome.status == git::PatchStatus::k_applied ? 1 : 0;
     }
-    branch += ".partial-" + std::to_string(applied) + "-of-" +
-              std::to_string(result.outcomes.size());
+    branch +=
+        ".partial-" + std::to_string(applied) + "-of-" + std::to_string(result.outcomes.size());
   }
   if (result.complete || (vm.count("keep-applied") && result.tip)) {
     const git_oid tip = result.tip.value_or(base.commit);
@@ -195,9 +196,9 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
 
   // Phase 5, report.
   for (const auto& outcome : result.outcomes) {
-    const char* status = outcome.status == git::PatchStatus::k_applied ? "applied"
+    const char* status = outcome.status == git::PatchStatus::k_applied  ? "applied"
                          : outcome.status == git::PatchStatus::k_failed ? "FAILED"
-                                                                       : "skipped";
+                                                                        : "skipped";
     summary << status << " " << outcome.series_name << " " << (outcome.index + 1) << "/"
             << outcome.total << " "
             << (outcome.status == git::PatchStatus::k_applied

@@ -64,9 +64,8 @@ bool parse_command_line(const std::string& command, const std::string& synopsis,
 
 po::options_description base_options() {
   po::options_description options("Base tree");
-  options.add_options()(
-      "tarball", po::value<std::string>()->default_value(k_default_tarball),
-      "kernel source tarball imported (once) as the base")(
+  options.add_options()("tarball", po::value<std::string>()->default_value(k_default_tarball),
+                        "kernel source tarball imported (once) as the base")(
       "tree", po::value<std::string>(),
       "use this existing git repository instead (read-only: its work tree and branches are "
       "never touched)")("base", po::value<std::string>(),

@@ -58,7 +58,8 @@ std::string diagnose(git_repository* repo, git_tree* tree, git_diff* diff) {
       continue;
     }
     if (!exists) {
-      report += "  " + std::string(path) + ": the patch changes it, but it does not exist in the tree\n";
+      report +=
+          "  " + std::string(path) + ": the patch changes it, but it does not exist in the tree\n";
       continue;
     }
     const size_t hunks = git_patch_num_hunks(patch.get());
@@ -161,8 +162,8 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
         if (git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options) < 0) {
           const std::string message = last_error_message();
           outcome.status = PatchStatus::k_failed;
-          outcome.failure = "libgit2: " + message + "\n" +
-                            diagnose(repo, parent_tree.get(), diff.get());
+          outcome.failure =
+              "libgit2: " + message + "\n" + diagnose(repo, parent_tree.get(), diff.get());
         } else {
           IndexPtr index(raw_index);
           git_oid tree_id;
@@ -175,8 +176,7 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
           check(git_commit_lookup(&raw_parent, repo, &parent), "cannot read parent commit");
           CommitPtr parent_commit(raw_parent);
           const auto author = make_signature(mail.author, mail.date);
-          const auto committer =
-              make_signature({k_committer_name, k_committer_email}, mail.date);
+          const auto committer = make_signature({k_committer_name, k_committer_email}, mail.date);
           const git_commit* parents[] = {parent_commit.get()};
           const std::string message = mail.commit_message();
           check(git_commit_create(&outcome.commit, repo, nullptr, author.get(), committer.get(),
@@ -187,8 +187,7 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
           result.tip = parent;
         }
       }
-      outcome.seconds =
-          std::chrono::duration<double>(Clock::now() - started).count();
+      outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
       if (outcome.status == PatchStatus::k_failed) {
         failed = true;
       }

@@ -18,9 +18,9 @@ enum class OnFailure { k_stop, k_keep_applied };
 
 struct ApplyRequest {
   git_oid base{};
-  std::string base_label;               // shown in messages
-  std::vector<const Series*> chain;     // prerequisites first, the series last
-  std::optional<std::size_t> upto;      // apply only the first K patches of the last series
+  std::string base_label;            // shown in messages
+  std::vector<const Series*> chain;  // prerequisites first, the series last
+  std::optional<std::size_t> upto;   // apply only the first K patches of the last series
 };
 
 enum class PatchStatus { k_applied, k_failed, k_not_attempted };
@@ -29,11 +29,11 @@ struct PatchOutcome {
   std::string series_name;
   std::size_t index = 0;  // 0-based within its series
   std::size_t total = 0;
-  std::string label;      // Series::label()
+  std::string label;  // Series::label()
   std::string subject;
   PatchStatus status = PatchStatus::k_not_attempted;
   git_oid commit{};
-  std::string failure;    // multi-line detail when failed
+  std::string failure;  // multi-line detail when failed
   double seconds = 0;
 };
 

@@ -56,8 +56,8 @@ class ApplyTest : public ::testing::Test {
   }
 
   std::string show(const std::string& format, const std::string& rev, Store& store) {
-    return git(m_tmp.path(), {"--git-dir", store.path().string(), "log", "-1",
-                              "--format=" + format, rev});
+    return git(m_tmp.path(),
+               {"--git-dir", store.path().string(), "log", "-1", "--format=" + format, rev});
   }
 
   Session m_session;
@@ -93,8 +93,8 @@ TEST_F(ApplyTest, FailingHunkReportsFileHunkAndOffset) {
   make_series(m_tmp / "series");
   // A tree that differs from the series' base: three lines inserted on top.
   git(m_repo, {"checkout", "-q", "-b", "moved", m_base});
-  put_file(m_repo / "file.txt", "extra 1\nextra 2\nextra 3\n" +
-                                    git(m_repo, {"show", m_base + ":file.txt"}) + "\n");
+  put_file(m_repo / "file.txt",
+           "extra 1\nextra 2\nextra 3\n" + git(m_repo, {"show", m_base + ":file.txt"}) + "\n");
   git(m_repo, {"commit", "-q", "-am", "move things"});
   const Series series = load_series(m_tmp / "series");
   Store store(m_tmp / "store.git");
@@ -110,8 +110,7 @@ TEST_F(ApplyTest, FailingHunkReportsFileHunkAndOffset) {
   const std::string& failure = result.outcomes[0].failure;
   EXPECT_NE(failure.find("libgit2:"), std::string::npos) << failure;
   EXPECT_NE(failure.find("file.txt: hunk 1 '@@ -7,7 +7,7 @@"), std::string::npos) << failure;
-  EXPECT_NE(failure.find("context found 3 lines below (at line 10)"), std::string::npos)
-      << failure;
+  EXPECT_NE(failure.find("context found 3 lines below (at line 10)"), std::string::npos) << failure;
   ASSERT_EQ(result.warnings.size(), 1u);
   EXPECT_NE(result.warnings[0].find("base-commit mismatch"), std::string::npos);
 }
@@ -120,7 +119,9 @@ TEST_F(ApplyTest, NonAsciiAuthorRoundTrips) {
   put_file(m_repo / "file.txt", "changed\n");
   git(m_repo, {"add", "-A"});
   git(m_repo, {"-c", "i18n.commitEncoding=UTF-8", "commit", "-q", "--author",
-               "J\xC3\xB6rg R\xC3\xB6" "del <joro@8bytes.org>", "-m", "demo: umlauts"});
+               "J\xC3\xB6rg R\xC3\xB6"
+               "del <joro@8bytes.org>",
+               "-m", "demo: umlauts"});
   git(m_repo, {"format-patch", "-q", "-1", "-o", (m_tmp / "one").string()});
   const Series series = load_series(m_tmp / "one");
   Store store(m_tmp / "store.git");
@@ -129,7 +130,9 @@ TEST_F(ApplyTest, NonAsciiAuthorRoundTrips) {
   request.chain = {&series};
   const auto result = apply_chain(store, request);
   ASSERT_TRUE(result.complete);
-  EXPECT_EQ(show("%an", to_hex(*result.tip), store), "J\xC3\xB6rg R\xC3\xB6" "del");
+  EXPECT_EQ(show("%an", to_hex(*result.tip), store),
+            "J\xC3\xB6rg R\xC3\xB6"
+            "del");
 }
 
 TEST_F(ApplyTest, BorrowingLeavesTheUsersRepositoryUntouched) {

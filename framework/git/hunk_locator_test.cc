@@ -24,7 +24,8 @@ TEST(HunkLocatorTest, FindsContextThreeLinesBelow) {
   ASSERT_TRUE(location.found_at);
   EXPECT_EQ(*location.found_at, 8);
   EXPECT_EQ(location.offset, 3);
-  EXPECT_EQ(describe_location(location, 5).substr(0, 39), "context found 3 lines below (at line 8)");
+  EXPECT_EQ(describe_location(location, 5).substr(0, 39),
+            "context found 3 lines below (at line 8)");
 }
 
 TEST(HunkLocatorTest, PrefersTheNearestOfSeveralMatches) {

@@ -23,8 +23,7 @@ std::string to_hex(const git_oid& oid) {
 
 git_oid from_hex(std::string_view hex) {
   git_oid oid;
-  if (hex.size() != GIT_OID_HEXSZ ||
-      git_oid_fromstrn(&oid, hex.data(), hex.size()) < 0) {
+  if (hex.size() != GIT_OID_HEXSZ || git_oid_fromstrn(&oid, hex.data(), hex.size()) < 0) {
     throw usage_error("not a full commit id: '" + std::string(hex) + "'");
   }
   return oid;

@@ -39,7 +39,8 @@ git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {
   ObjectPtr commit(peeled);
   const git_oid oid = *git_object_id(commit.get());
 
-  const fs::path objects = fs::canonical(fs::path(git_repository_commondir(user.get())) / "objects");
+  const fs::path objects =
+      fs::canonical(fs::path(git_repository_commondir(user.get())) / "objects");
   const fs::path alternates = m_path / "objects" / "info" / "alternates";
   fs::create_directories(alternates.parent_path());
   std::string existing = fs::exists(alternates) ? read_file(alternates) : "";

@@ -135,7 +135,8 @@ ImportedBase import_tarball(Store& store, const fs::path& tarball, const fs::pat
     tops.push_back(entry.path());
   }
   const fs::path top = tops.size() == 1 && fs::is_directory(tops[0]) ? tops[0] : scratch;
-  base.version = fs::exists(top / "Makefile") ? kernel_version_from_makefile(read_file(top / "Makefile")) : "";
+  base.version =
+      fs::exists(top / "Makefile") ? kernel_version_from_makefile(read_file(top / "Makefile")) : "";
 
   std::cerr << "kseries: importing " << top.filename().string() << " into " << store.path().string()
             << " (once; ~1 min)\n";

@@ -54,8 +54,9 @@ TEST_F(TreeImportTest, TarballImportIsReproducibleAndReused) {
   put_file(src / "README", "demo\n");
   SystemProcessRunner runner;
   ProcessSpec tar;
-  tar.argv = {"tar", "-czf", (m_tmp / "linux-demo.tar.gz").string(), "-C", m_tmp.path().string(),
-              "linux-demo"};
+  tar.argv = {
+      "tar",       "-czf", (m_tmp / "linux-demo.tar.gz").string(), "-C", m_tmp.path().string(),
+      "linux-demo"};
   ASSERT_TRUE(runner.run(tar).ok());
 
   Store first(m_tmp / "a.git");

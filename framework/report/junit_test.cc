@@ -11,9 +11,16 @@ std::vector<TestSuite> sample() {
   TestSuite suite;
   suite.name = "kseries apply demo/v2";
   suite.properties = {{"base", "a37409fe"}};
-  TestCase ok{"apply.demo/v2", "01 first", 0.5, CaseStatus::k_passed, "", "", {{"commit", "abc"}}, ""};
-  TestCase bad{"apply.demo/v2", "02 second", 0.25, CaseStatus::k_failed, "does not apply",
-               "hunk 1 <@@ -1 +1 @@> & \x01 control", {}, ""};
+  TestCase ok{"apply.demo/v2",     "01 first", 0.5, CaseStatus::k_passed, "", "",
+              {{"commit", "abc"}}, ""};
+  TestCase bad{"apply.demo/v2",
+               "02 second",
+               0.25,
+               CaseStatus::k_failed,
+               "does not apply",
+               "hunk 1 <@@ -1 +1 @@> & \x01 control",
+               {},
+               ""};
   TestCase skip{"apply.demo/v2", "03 third", 0, CaseStatus::k_skipped, "not attempted", "", {}, ""};
   TestCase err{"apply.demo/v2", "04 fourth", 0, CaseStatus::k_error, "tool crashed", "", {}, "out"};
   suite.cases = {ok, bad, skip, err};
@@ -52,8 +59,7 @@ TEST(JunitTest, CountsMatchChildren) {
 TEST(JunitTest, FailureCarriesMessageAndEscapedExcerpt) {
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(render_junit(sample()).c_str()));
-  const auto failure =
-      doc.select_node("//testcase[@name='02 second']/failure").node();
+  const auto failure = doc.select_node("//testcase[@name='02 second']/failure").node();
   ASSERT_TRUE(failure);
   EXPECT_STREQ(failure.attribute("message").value(), "does not apply");
   const std::string text = failure.text().get();

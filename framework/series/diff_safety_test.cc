@@ -33,14 +33,14 @@ TEST(DiffSafetyTest, RefusesAbsolutePaths) {
 }
 
 TEST(DiffSafetyTest, RefusesDotDotInRenameTarget) {
-  const auto error = refusal(
-      "diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to ../../y\n");
+  const auto error =
+      refusal("diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to ../../y\n");
   EXPECT_NE(error.find("a '..' component: '../../y'"), std::string::npos) << error;
 }
 
 TEST(DiffSafetyTest, RefusesGitDirectoryEvenWithOtherCase) {
-  const auto error = refusal(
-      "diff --git a/.GIT/hooks/pre-commit b/.GIT/hooks/pre-commit\nnew file mode 100755\n");
+  const auto error =
+      refusal("diff --git a/.GIT/hooks/pre-commit b/.GIT/hooks/pre-commit\nnew file mode 100755\n");
   EXPECT_NE(error.find("a path inside .git"), std::string::npos) << error;
 }
 

@@ -60,8 +60,7 @@ std::string decode_quoted_printable(std::string_view in, bool header) {
       i += 2;
     } else if (c == '=' && !header && i + 1 < in.size() && in[i + 1] == '\n') {
       ++i;  // soft line break
-    } else if (c == '=' && !header && i + 2 < in.size() && in[i + 1] == '\r' &&
-               in[i + 2] == '\n') {
+    } else if (c == '=' && !header && i + 2 < in.size() && in[i + 1] == '\r' && in[i + 2] == '\n') {
       i += 2;
     } else {
       out += c;
@@ -141,9 +140,9 @@ std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem
       const auto colon = line.find(':');
       if (colon == std::string_view::npos || colon == 0 ||
           line.substr(0, colon).find(' ') != std::string_view::npos) {
-        throw usage_error(file.string() + ":" + std::to_string(i + 1) +
-                          ": expected a mail header ('Name: value'), found: " +
-                          std::string(line.substr(0, 80)));
+        throw usage_error(
+            file.string() + ":" + std::to_string(i + 1) +
+            ": expected a mail header ('Name: value'), found: " + std::string(line.substr(0, 80)));
       }
       msg.headers.emplace_back(std::string(line.substr(0, colon)),
                                std::string(trim(line.substr(colon + 1))));
@@ -185,8 +184,8 @@ std::string decode_rfc2047(std::string_view text) {
     const std::string charset = to_lower(m[1].str());
     const char encoding = static_cast<char>(std::toupper(m[2].str()[0]));
     const std::string payload = m[3].str();
-    std::string decoded = encoding == 'B' ? decode_base64(payload)
-                                          : decode_quoted_printable(payload, true);
+    std::string decoded =
+        encoding == 'B' ? decode_base64(payload) : decode_quoted_printable(payload, true);
     if (charset == "iso-8859-1" || charset == "latin1" || charset == "iso-8859-15") {
       decoded = latin1_to_utf8(decoded);
     }
@@ -245,7 +244,7 @@ std::optional<MailTime> parse_mail_date(std::string_view raw) {
     return std::nullopt;
   }
   static const std::array<std::string, 12> k_months = {"jan", "feb", "mar", "apr", "may", "jun",
-                                                        "jul", "aug", "sep", "oct", "nov", "dec"};
+                                                       "jul", "aug", "sep", "oct", "nov", "dec"};
   int month = -1;
   for (size_t i = 0; i < k_months.size(); ++i) {
     if (to_lower(m[2].str()) == k_months[i]) {

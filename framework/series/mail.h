@@ -17,7 +17,7 @@ struct MailMessage {
   int first_line = 1;  // 1-based line of the "From " separator (or first header)
   int body_line = 1;   // 1-based line where the body starts
   std::vector<std::pair<std::string, std::string>> headers;  // unfolded, raw
-  std::string body;    // transfer-decoded
+  std::string body;                                          // transfer-decoded
 
   // First header with this name (case-insensitive), raw (not 2047-decoded).
   std::optional<std::string> header(std::string_view name) const;
@@ -29,8 +29,8 @@ struct Person {
 };
 
 struct MailTime {
-  std::int64_t epoch = 0;    // seconds since 1970 UTC
-  int offset_minutes = 0;    // +0800 -> 480
+  std::int64_t epoch = 0;  // seconds since 1970 UTC
+  int offset_minutes = 0;  // +0800 -> 480
 };
 
 // Splits an mbox (format-patch --stdout, b4, lore "mboxrd") at its

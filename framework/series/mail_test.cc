@@ -8,7 +8,9 @@ namespace kseries {
 namespace {
 
 TEST(MailTest, DecodesQuotedPrintableEncodedWords) {
-  EXPECT_EQ(decode_rfc2047("=?UTF-8?q?J=C3=B6rg_R=C3=B6del?="), "J\xC3\xB6rg R\xC3\xB6" "del");
+  EXPECT_EQ(decode_rfc2047("=?UTF-8?q?J=C3=B6rg_R=C3=B6del?="),
+            "J\xC3\xB6rg R\xC3\xB6"
+            "del");
 }
 
 TEST(MailTest, DecodesBase64AndJoinsAdjacentWords) {
@@ -67,7 +69,8 @@ TEST(MailTest, SplitsAnMboxAndUnfoldsHeaders) {
   const auto messages = split_mbox(mbox, "x.mbox");
   ASSERT_EQ(messages.size(), 2u);
   EXPECT_EQ(messages[0].header("subject").value(), "[PATCH 1/2] first continued");
-  EXPECT_EQ(messages[0].body, "body one\nFrom this line on, the body mentions From at line start\n");
+  EXPECT_EQ(messages[0].body,
+            "body one\nFrom this line on, the body mentions From at line start\n");
   EXPECT_EQ(messages[0].first_line, 1);
   EXPECT_EQ(messages[1].first_line, 8);
   EXPECT_EQ(messages[1].header("From").value(), "B <b@x>");

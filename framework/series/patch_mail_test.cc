@@ -16,8 +16,9 @@ PatchMail parse_one(const std::string& text) {
 
 TEST(PatchMailTest, ParsesAuthorDateSubjectBodyDiffAndBase) {
   testing::PatchText text;
-  text.subject = "[PATCH v6 2/8] mm: factor zone-device page init helpers out of\n"
-                 " __init_zone_device_page";
+  text.subject =
+      "[PATCH v6 2/8] mm: factor zone-device page init helpers out of\n"
+      " __init_zone_device_page";
   text.base_commit = "a37409fe4ed9764415b222248aba3dd2ec461db1";
   const auto patch = parse_one(text.render());
   EXPECT_EQ(patch.author.name, "Li Zhe");
@@ -41,7 +42,9 @@ TEST(PatchMailTest, EncodedAuthorIsDecoded) {
   testing::PatchText text;
   text.from = "=?UTF-8?q?J=C3=B6rg=20R=C3=B6del?= <joro@8bytes.org>";
   const auto patch = parse_one(text.render());
-  EXPECT_EQ(patch.author.name, "J\xC3\xB6rg R\xC3\xB6" "del");
+  EXPECT_EQ(patch.author.name,
+            "J\xC3\xB6rg R\xC3\xB6"
+            "del");
 }
 
 TEST(PatchMailTest, InBodyFromOverridesTheSender) {
@@ -55,8 +58,9 @@ TEST(PatchMailTest, InBodyFromOverridesTheSender) {
 
 TEST(PatchMailTest, PrerequisitePatchIdsAreRead) {
   testing::PatchText text;
-  text.base_commit = "a37409fe4ed9764415b222248aba3dd2ec461db1\n"
-                     "prerequisite-patch-id: 1234567890123456789012345678901234567890";
+  text.base_commit =
+      "a37409fe4ed9764415b222248aba3dd2ec461db1\n"
+      "prerequisite-patch-id: 1234567890123456789012345678901234567890";
   const auto patch = parse_one(text.render());
   ASSERT_EQ(patch.prerequisite_patch_ids.size(), 1u);
   EXPECT_EQ(patch.prerequisite_patch_ids[0], "1234567890123456789012345678901234567890");

@@ -116,16 +116,15 @@ void check_numbering(const std::vector<PatchMail>& patches) {
                         std::to_string(patch.subject.index) + "/" + std::to_string(total));
     }
     if (auto it = seen.find(patch.subject.index); it != seen.end()) {
-      throw usage_error(patch.where() + ": duplicate patch " +
-                        std::to_string(patch.subject.index) + "/" + std::to_string(total) +
-                        " (also at " + it->second->where() + ")");
+      throw usage_error(patch.where() + ": duplicate patch " + std::to_string(patch.subject.index) +
+                        "/" + std::to_string(total) + " (also at " + it->second->where() + ")");
     }
     seen[patch.subject.index] = &patch;
   }
   for (int index = 1; index <= total; ++index) {
     if (!seen.count(index)) {
-      throw usage_error(patches.front().file.string() + ": patch " + std::to_string(index) +
-                        "/" + std::to_string(total) + " is missing from the series (gap after " +
+      throw usage_error(patches.front().file.string() + ": patch " + std::to_string(index) + "/" +
+                        std::to_string(total) + " is missing from the series (gap after " +
                         (index > 1 && seen.count(index - 1) ? seen[index - 1]->where()
                                                             : std::string("the start")) +
                         ")");
@@ -205,14 +204,13 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
                           std::to_string(series.patches[i].subject.total));
       }
     }
-    std::stable_sort(series.patches.begin(), series.patches.end(),
-                     [](const PatchMail& a, const PatchMail& b) {
-                       return a.subject.index < b.subject.index;
-                     });
+    std::stable_sort(
+        series.patches.begin(), series.patches.end(),
+        [](const PatchMail& a, const PatchMail& b) { return a.subject.index < b.subject.index; });
   }
 
-  series.revision = series.cover ? series.cover->subject.revision
-                                 : series.patches.front().subject.revision;
+  series.revision =
+      series.cover ? series.cover->subject.revision : series.patches.front().subject.revision;
   const PatchMail& reference = series.cover ? *series.cover : series.patches.front();
   for (const auto& patch : series.patches) {
     if (patch.subject.revision != series.revision) {

@@ -141,8 +141,7 @@ TEST(SeriesTest, RejectsASeriesFileOrderThatContradictsNumbering) {
   TempDir tmp;
   make_series_dir(tmp / "d", {"b.patch", "a.patch"}, {patch(2, 2), patch(1, 2)});
   const std::string error = error_of(tmp / "d");
-  EXPECT_NE(error.find("lists b.patch in position 1 but its subject says 2/2"),
-            std::string::npos)
+  EXPECT_NE(error.find("lists b.patch in position 1 but its subject says 2/2"), std::string::npos)
       << error;
 }
 
@@ -188,8 +187,7 @@ TEST(SeriesTest, SeedRenderingsAreRefusedClearly) {
     GTEST_SKIP() << "skipped: " << seeds << " not present";
   }
   const std::string flat = error_of(seeds / "003_ff1e622f9cbe91f3.txt");
-  EXPECT_NE(flat.find("003_ff1e622f9cbe91f3.txt:1: the file has no line breaks"),
-            std::string::npos)
+  EXPECT_NE(flat.find("003_ff1e622f9cbe91f3.txt:1: the file has no line breaks"), std::string::npos)
       << flat;
   const std::string rendering = error_of(seeds / "000_294f6fd9f089dbf4.txt");
   EXPECT_NE(rendering.find("000_294f6fd9f089dbf4.txt:1:"), std::string::npos) << rendering;

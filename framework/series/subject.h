@@ -8,10 +8,10 @@
 namespace kseries {
 
 struct Subject {
-  std::string title;        // what follows the bracketed prefixes
-  int revision = 1;         // "v6" -> 6; none -> 1
-  int index = 0;            // "3/8" -> 3; none -> 0
-  int total = 0;            // "3/8" -> 8; none -> 0
+  std::string title;  // what follows the bracketed prefixes
+  int revision = 1;   // "v6" -> 6; none -> 1
+  int index = 0;      // "3/8" -> 3; none -> 0
+  int total = 0;      // "3/8" -> 8; none -> 0
   bool numbered = false;
   bool rfc = false;
   bool is_cover() const { return numbered && index == 0; }

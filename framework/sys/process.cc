@@ -32,18 +32,18 @@ class StreamDrain {
 
  private:
   void read_more() {
-    m_pipe.async_read_some(asio::buffer(m_buffer), [this](const boost::system::error_code& ec,
-                                                         std::size_t n) {
-      if (n > 0) {
-        consume(std::string_view(m_buffer.data(), n));
-      }
-      if (ec) {
-        flush_partial_line();
-        m_eof = true;
-        return;
-      }
-      read_more();
-    });
+    m_pipe.async_read_some(asio::buffer(m_buffer),
+                           [this](const boost::system::error_code& ec, std::size_t n) {
+                             if (n > 0) {
+                               consume(std::string_view(m_buffer.data(), n));
+                             }
+                             if (ec) {
+                               flush_partial_line();
+                               m_eof = true;
+                               return;
+                             }
+                             read_more();
+                           });
   }
 
   void consume(std::string_view data) {
@@ -240,8 +240,7 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
   if (!exited) {
     child.wait(ignored);
   }
-  result.elapsed =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
   const int status = child.native_exit_code();
   if (forced) {
     result.end = *forced;

@@ -13,7 +13,8 @@
 namespace kseries {
 namespace {
 
-ProcessResult sh(const std::string& script, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+ProcessResult sh(const std::string& script,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
   SystemProcessRunner runner;
   ProcessSpec spec;
   spec.argv = {"sh", "-c", script};
@@ -49,8 +50,8 @@ TEST(ProcessTest, TimeoutKillsTheWholeGroupIncludingGrandchildren) {
   const auto started = std::chrono::steady_clock::now();
   // The grandchild holds the pipes open; a runner that waited for EOF alone
   // would hang until it exits.
-  const auto result = sh("sleep 60 & echo $! > " + pid_file.string() + "; wait",
-                         std::chrono::milliseconds(500));
+  const auto result =
+      sh("sleep 60 & echo $! > " + pid_file.string() + "; wait", std::chrono::milliseconds(500));
   const auto waited = std::chrono::steady_clock::now() - started;
   EXPECT_EQ(result.end, ProcessEnd::k_timed_out);
   EXPECT_LT(waited, std::chrono::seconds(5));

@@ -16,8 +16,7 @@ WorkDir::WorkDir(std::filesystem::path root) : m_root(std::move(root)) {
   std::error_code ec;
   std::filesystem::create_directories(runs(), ec);
   if (ec) {
-    throw infra_error("cannot create work directory " + runs().string() + ": " +
-                      ec.message());
+    throw infra_error("cannot create work directory " + runs().string() + ": " + ec.message());
   }
 }
 

@@ -34,10 +34,12 @@ std::string git(const std::filesystem::path& dir, const std::vector<std::string>
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.cwd = dir;
   spec.timeout = std::chrono::seconds(60);
-  spec.env = {{"GIT_AUTHOR_NAME", "Test Author"},   {"GIT_AUTHOR_EMAIL", "author@example.com"},
+  spec.env = {{"GIT_AUTHOR_NAME", "Test Author"},
+              {"GIT_AUTHOR_EMAIL", "author@example.com"},
               {"GIT_COMMITTER_NAME", "Test Committer"},
               {"GIT_COMMITTER_EMAIL", "committer@example.com"},
-              {"GIT_CONFIG_NOSYSTEM", "1"},         {"HOME", dir.string()}};
+              {"GIT_CONFIG_NOSYSTEM", "1"},
+              {"HOME", dir.string()}};
   const auto result = runner.run(spec);
   if (!result.ok()) {
     throw std::runtime_error("git " + format_command(args) + " failed (" + result.describe() +
