@@ -1,5 +1,6 @@
 #include "sys/process.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -186,17 +187,33 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
   err.start();
 
   bool exited = false;
+  bool term_sent = false;
   std::optional<ProcessEnd> forced;  // timed out or interrupted
-  auto kill_group = [&](ProcessEnd why) {
-    if (!forced) {
-      forced = why;
-    }
+  asio::steady_timer grace(ioc);
+  auto hard_kill = [&]() {
     std::error_code ignored;
     group.terminate(ignored);
     // An orphan outside the group may still hold the pipes: stop reading.
     boost::system::error_code ignored2;
     out_pipe.close(ignored2);
     err_pipe.close(ignored2);
+  };
+  auto kill_group = [&](ProcessEnd why) {
+    if (!forced) {
+      forced = why;
+    }
+    if (spec.kill_grace.count() > 0 && !term_sent) {
+      term_sent = true;
+      ::kill(-group.native_handle(), SIGTERM);
+      grace.expires_after(spec.kill_grace);
+      grace.async_wait([&](const boost::system::error_code& ec) {
+        if (!ec) {
+          hard_kill();
+        }
+      });
+      return;
+    }
+    hard_kill();
   };
 
   asio::steady_timer deadline(ioc, spec.timeout);
@@ -227,6 +244,7 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
       if (exited && out.at_eof() && err.at_eof()) {
         deadline.cancel();
         signals.cancel();
+        grace.cancel();
         return;
       }
       poll_exit();

@@ -19,6 +19,9 @@ struct ProcessSpec {
   std::optional<std::filesystem::path> cwd;
   std::map<std::string, std::string> env;  // added to (or replacing in) ours
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  // On timeout or Ctrl-C, SIGTERM the group first and SIGKILL it this much
+  // later (make deletes half-written targets on SIGTERM); 0: SIGKILL at once.
+  std::chrono::milliseconds kill_grace{0};
   // Both streams are appended here as they arrive (the build log, the serial log).
   std::optional<std::filesystem::path> log_file;
   // Keep stdout/stderr in the result (small outputs only).

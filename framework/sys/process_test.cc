@@ -67,6 +67,21 @@ TEST(ProcessTest, TimeoutKillsTheWholeGroupIncludingGrandchildren) {
   EXPECT_FALSE(alive) << "grandchild " << pid << " survived";
 }
 
+TEST(ProcessTest, GraceGivesTheGroupSigtermFirst) {
+  testing::TempDir tmp;
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  const auto marker = tmp / "cleaned-up";
+  spec.argv = {"sh", "-c",
+               "trap 'echo bye > " + marker.string() + "; exit 3' TERM; sleep 30 & wait"};
+  spec.timeout = std::chrono::milliseconds(300);
+  spec.kill_grace = std::chrono::seconds(5);
+  const auto result = runner.run(spec);
+  EXPECT_EQ(result.end, ProcessEnd::k_timed_out);
+  EXPECT_TRUE(std::filesystem::exists(marker)) << "the TERM handler did not run";
+  EXPECT_LT(result.elapsed, std::chrono::seconds(4));
+}
+
 TEST(ProcessTest, LinesReachTheCallbackAndTheLogFile) {
   testing::TempDir tmp;
   SystemProcessRunner runner;

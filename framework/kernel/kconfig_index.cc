@@ -1,0 +1,114 @@
+#include "kernel/kconfig_index.h"
+
+#include <regex>
+#include <set>
+
+#include "core/text.h"
+#include "sys/files.h"
+
+namespace kseries::kernel {
+
+namespace fs = std::filesystem;
+
+KconfigIndex KconfigIndex::scan(const fs::path& source_tree) {
+  KconfigIndex index;
+  for (auto it = fs::recursive_directory_iterator(source_tree,
+                                                  fs::directory_options::skip_permission_denied);
+       it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory() && (name == ".git" || name == "Documentation")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file() && starts_with(name, "Kconfig")) {
+      index.add_file(read_file(it->path()), fs::relative(it->path(), source_tree).string());
+    }
+  }
+  return index;
+}
+
+void KconfigIndex::add_file(const std::string& text, const std::string& relative_path) {
+  static const std::regex k_config(R"(^(menu)?config\s+([A-Za-z0-9_]+)\s*$)");
+  static const std::regex k_if(R"(^if\s+(.+)$)");
+  static const std::regex k_depends(R"(^\s+depends\s+on\s+(.+)$)");
+  static const std::regex k_prompt(R"(^\s+((bool|tristate|string|int|hex)\s+".*|prompt\s+.*)$)");
+  std::vector<std::string> if_stack;
+  SymbolDefinition* current = nullptr;
+  int line_no = 0;
+  for (const auto raw : split_lines(text)) {
+    ++line_no;
+    const std::string line(raw);
+    std::smatch m;
+    if (!line.empty() && !std::isspace(static_cast<unsigned char>(line[0]))) {
+      current = nullptr;
+      if (std::regex_match(line, m, k_config)) {
+        auto& list = m_symbols[m[2].str()];
+        list.push_back({relative_path, line_no, if_stack, false});
+        current = &list.back();
+      } else if (std::regex_match(line, m, k_if)) {
+        if_stack.push_back(std::string(trim(m[1].str())));
+      } else if (starts_with(line, "endif") && !if_stack.empty()) {
+        if_stack.pop_back();
+      }
+      continue;
+    }
+    if (current == nullptr) {
+      continue;
+    }
+    if (std::regex_match(line, m, k_depends)) {
+      current->depends.push_back(std::string(trim(m[1].str())));
+    } else if (std::regex_match(line, m, k_prompt)) {
+      current->has_prompt = true;
+    }
+  }
+}
+
+const std::vector<SymbolDefinition>& KconfigIndex::definitions(const std::string& symbol) const {
+  static const std::vector<SymbolDefinition> k_none;
+  auto it = m_symbols.find(symbol);
+  return it == m_symbols.end() ? k_none : it->second;
+}
+
+std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
+                            const DotConfig& config) {
+  const auto& request = dropped.request;
+  std::string text = "CONFIG_" + request.symbol + "=" + request.value + " (" +
+                     request.file.filename().string() + ":" + std::to_string(request.line) +
+                     ") is " + dropped.actual;
+  const auto& definitions = index.definitions(request.symbol);
+  if (definitions.empty()) {
+    return text + ": no Kconfig file defines it";
+  }
+  static const std::regex k_identifier(R"([A-Z][A-Z0-9_]+)");
+  std::set<std::string> unmet;
+  std::string depends;
+  for (const auto& definition : definitions) {
+    for (const auto& expression : definition.depends) {
+      depends += (depends.empty() ? "" : " && ") + expression;
+      for (std::sregex_iterator it(expression.begin(), expression.end(), k_identifier), end;
+           it != end; ++it) {
+        const std::string symbol = it->str();
+        if (index.knows(symbol) && config_value(config, symbol) == "n") {
+          unmet.insert(symbol + "=n");
+        }
+      }
+    }
+  }
+  const auto& first = definitions.front();
+  text += ": " + first.file + ":" + std::to_string(first.line);
+  if (!depends.empty()) {
+    text += " depends on " + depends;
+  }
+  if (!unmet.empty()) {
+    text += "; unmet:";
+    for (const auto& symbol : unmet) {
+      text += " " + symbol;
+    }
+  }
+  if (!first.has_prompt) {
+    text += "; it has no prompt (only a select or its default sets it)";
+  }
+  return text;
+}
+
+}  // namespace kseries::kernel

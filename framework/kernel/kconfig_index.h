@@ -1,0 +1,42 @@
+#pragma once
+// Where each Kconfig symbol is defined in a source tree and what it depends
+// on: enough to say why olddefconfig dropped a symbol a fragment asked for.
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel/kconfig.h"
+
+namespace kseries::kernel {
+
+struct SymbolDefinition {
+  std::string file;  // relative to the source tree
+  int line = 0;
+  std::vector<std::string> depends;  // "depends on" expressions, enclosing "if" blocks included
+  bool has_prompt = false;           // false: only a select or a default can set it
+};
+
+class KconfigIndex {
+ public:
+  // Reads every file named Kconfig* below `source_tree`.
+  static KconfigIndex scan(const std::filesystem::path& source_tree);
+  // Indexes one Kconfig text (tests, and scan()).
+  void add_file(const std::string& text, const std::string& relative_path);
+
+  bool knows(const std::string& symbol) const { return m_symbols.count(symbol) > 0; }
+  const std::vector<SymbolDefinition>& definitions(const std::string& symbol) const;
+  std::size_t size() const { return m_symbols.size(); }
+
+ private:
+  std::map<std::string, std::vector<SymbolDefinition>> m_symbols;
+};
+
+// One line on why a requested value did not survive olddefconfig, e.g.
+// "CONFIG_ZONE_DEVICE=y (pmem.config:14) is n: mm/Kconfig:1078 depends on
+//  MEMORY_HOTPLUG && SPARSEMEM_VMEMMAP; unmet: SPARSEMEM_VMEMMAP=n".
+std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
+                            const DotConfig& config);
+
+}  // namespace kseries::kernel

@@ -1,0 +1,64 @@
+#include "kernel/kconfig_index.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::kernel {
+namespace {
+
+// Shaped like mm/Kconfig in 6.12.
+const char* k_mm_kconfig =
+    "config SPARSEMEM_VMEMMAP\n"
+    "\tbool \"Sparse Memory virtual memmap\"\n"
+    "\tdepends on SPARSEMEM && SPARSEMEM_VMEMMAP_ENABLE\n"
+    "\n"
+    "if MMU\n"
+    "config ZONE_DEVICE\n"
+    "\tbool \"Device memory (pmem, HMM, etc...) hotplug support\"\n"
+    "\tdepends on MEMORY_HOTPLUG\n"
+    "\tdepends on MEMORY_HOTREMOVE\n"
+    "\tdepends on SPARSEMEM_VMEMMAP\n"
+    "endif\n"
+    "config ND_PFN\n"
+    "\ttristate\n"
+    "\tdefault LIBNVDIMM\n"
+    "menuconfig MMU\n"
+    "\tbool \"MMU\"\n";
+
+TEST(KconfigIndexTest, ExplainsAnUnmetDependency) {
+  KconfigIndex index;
+  index.add_file(k_mm_kconfig, "mm/Kconfig");
+  EXPECT_TRUE(index.knows("ZONE_DEVICE"));
+  EXPECT_TRUE(index.knows("MMU"));
+  EXPECT_FALSE(index.knows("NO_SUCH_THING"));
+  const auto& definition = index.definitions("ZONE_DEVICE").at(0);
+  EXPECT_EQ(definition.line, 6);
+  ASSERT_EQ(definition.depends.size(), 4u);
+  EXPECT_EQ(definition.depends[0], "MMU");  // from the enclosing if
+
+  const DotConfig config = parse_dot_config(
+      "CONFIG_MMU=y\nCONFIG_MEMORY_HOTPLUG=y\nCONFIG_MEMORY_HOTREMOVE=y\n"
+      "# CONFIG_SPARSEMEM_VMEMMAP is not set\n");
+  const Dropped dropped{{"ZONE_DEVICE", "y", "kernel-configs/fragments/pmem.config", 14}, "n"};
+  const std::string text = explain_dropped(dropped, index, config);
+  EXPECT_EQ(text,
+            "CONFIG_ZONE_DEVICE=y (pmem.config:14) is n: mm/Kconfig:6 depends on MMU && "
+            "MEMORY_HOTPLUG && MEMORY_HOTREMOVE && SPARSEMEM_VMEMMAP; unmet: SPARSEMEM_VMEMMAP=n");
+}
+
+TEST(KconfigIndexTest, SaysWhenASymbolHasNoPrompt) {
+  KconfigIndex index;
+  index.add_file(k_mm_kconfig, "mm/Kconfig");
+  const Dropped dropped{{"ND_PFN", "n", "f.config", 1}, "y"};
+  const std::string text = explain_dropped(dropped, index, {});
+  EXPECT_NE(text.find("it has no prompt"), std::string::npos) << text;
+}
+
+TEST(KconfigIndexTest, UnknownSymbol) {
+  KconfigIndex index;
+  const Dropped dropped{{"ZONE_DEVIC", "y", "f.config", 2}, "n"};
+  EXPECT_NE(explain_dropped(dropped, index, {}).find("no Kconfig file defines it"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace kseries::kernel

@@ -1,0 +1,48 @@
+#pragma once
+// A named kernel config (kernel-configs/targets/<name>.target): a base
+// config plus fragments, the compiler, what it is for, and what it cannot do
+// (so later stages skip those cells with the reason instead of failing).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kernel/kconfig.h"
+
+namespace kseries::kernel {
+
+struct Limitation {
+  std::string what;  // a setup or case name ("map=dev", "tracepoint-gating", "pmem")
+  std::string reason;
+};
+
+struct Target {
+  std::string name;
+  std::filesystem::path file;
+  std::string base = "tinyconfig";               // a make target that writes .config
+  std::vector<std::filesystem::path> fragments;  // resolved paths, in merge order
+  std::string compiler = "gcc";                  // "gcc" or "clang-N" (built with LLVM=-N)
+  std::string purpose;
+  std::vector<std::string> features;
+  std::vector<Limitation> cannot;
+  std::string cmdline;  // extra kernel command line for boots of this target
+
+  bool has_feature(const std::string& feature) const;
+  // The reason this target cannot do `what`, or "" if it can.
+  std::string limitation(const std::string& what) const;
+  // The make variables selecting the compiler: {"LLVM=-16"} for clang-16.
+  std::vector<std::string> compiler_make_args() const;
+  // The compiler executable to look for ("gcc", "clang-16").
+  std::string compiler_program() const { return compiler; }
+};
+
+// Reads kernel-configs/targets/<name>.target below `configs_dir`. Throws
+// Error(k_usage) for an unknown target (listing the known ones), a missing
+// fragment or a malformed line (naming file:line).
+Target load_target(const std::filesystem::path& configs_dir, const std::string& name);
+std::vector<std::string> list_targets(const std::filesystem::path& configs_dir);
+
+// The fragments' requests, merged (later fragments win).
+std::vector<ConfigRequest> target_requests(const Target& target);
+
+}  // namespace kseries::kernel

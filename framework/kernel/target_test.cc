@@ -1,0 +1,71 @@
+#include "kernel/target.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::kernel {
+namespace {
+
+using testing::put_file;
+
+std::string error_of(const std::filesystem::path& dir, const std::string& name) {
+  try {
+    load_target(dir, name);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TargetTest, LoadsTheBundledTargets) {
+  const auto configs = testing::source_dir() / "kernel-configs";
+  const auto names = list_targets(configs);
+  for (const char* wanted :
+       {"pmem", "pmem-notrace", "kasan", "kmsan", "section-in-page-flags", "hugetlb-nohvo"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), wanted), names.end()) << wanted;
+  }
+  const Target kmsan = load_target(configs, "kmsan");
+  EXPECT_EQ(kmsan.compiler, "clang-16");
+  EXPECT_EQ(kmsan.compiler_make_args(), std::vector<std::string>{"LLVM=-16"});
+  EXPECT_NE(kmsan.limitation("map=dev").find("KMSAN"), std::string::npos);
+  EXPECT_EQ(kmsan.limitation("map=mem"), "");
+  const Target pmem = load_target(configs, "pmem");
+  EXPECT_TRUE(pmem.has_feature("page-ref-trace"));
+  const auto requests = target_requests(pmem);
+  bool zone_device = false;
+  for (const auto& request : requests) {
+    zone_device = zone_device || (request.symbol == "ZONE_DEVICE" && request.value == "y");
+  }
+  EXPECT_TRUE(zone_device);
+  // pmem-notrace: the later fragment turns DEBUG_PAGE_REF off.
+  for (const auto& request : target_requests(load_target(configs, "pmem-notrace"))) {
+    if (request.symbol == "DEBUG_PAGE_REF") {
+      EXPECT_EQ(request.value, "n");
+    }
+  }
+}
+
+TEST(TargetTest, UnknownTargetListsTheKnownOnes) {
+  testing::TempDir tmp;
+  put_file(tmp / "targets" / "a.target", "fragments: x\n");
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  const auto error = error_of(tmp.path(), "nope");
+  EXPECT_NE(error.find("unknown target 'nope'"), std::string::npos) << error;
+  EXPECT_NE(error.find("known targets: a"), std::string::npos) << error;
+}
+
+TEST(TargetTest, MissingFragmentAndBadLinesNameTheFile) {
+  testing::TempDir tmp;
+  put_file(tmp / "targets" / "a.target", "# t\nfragments: x missing\n");
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  auto error = error_of(tmp.path(), "a");
+  EXPECT_NE(error.find("a.target:2: fragment 'missing' not found"), std::string::npos) << error;
+  put_file(tmp / "targets" / "b.target", "fragments: x\ncolour: blue\n");
+  error = error_of(tmp.path(), "b");
+  EXPECT_NE(error.find("b.target:2: unknown key 'colour'"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace kseries::kernel
