@@ -10,6 +10,8 @@ const std::vector<Command>& commands() {
       {"tree", "import the kernel source as a reproducible base commit (once)", run_tree},
       {"apply", "apply a patch series (and its prerequisites) onto the base with libgit2",
        run_apply},
+      {"build", "build a kernel target at the base or a series (each patch with --per-patch)",
+       run_build},
   };
   return table;
 }

@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "git/apply.h"
 #include "report/junit.h"
-#include "series/series.h"
+#include "series/series_chain.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
@@ -17,37 +17,6 @@ namespace kseries::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr int k_max_depends_depth = 8;
-
-// Loads `source` and, before it, every series it depends on (depth first,
-// each once). Refuses cycles.
-void load_chain(const fs::path& source, const SeriesLimits& limits,
-                std::vector<std::unique_ptr<Series>>& chain, std::vector<fs::path>& stack) {
-  const fs::path canonical = fs::weakly_canonical(source);
-  for (const auto& open : stack) {
-    if (open == canonical) {
-      throw usage_error("series dependency cycle: " + canonical.string() +
-                        " depends on itself through its depends file");
-    }
-  }
-  for (const auto& loaded : chain) {
-    if (loaded->source == canonical) {
-      return;
-    }
-  }
-  if (static_cast<int>(stack.size()) >= k_max_depends_depth) {
-    throw usage_error("series dependencies nest deeper than " +
-                      std::to_string(k_max_depends_depth) + " at " + canonical.string());
-  }
-  auto series = std::make_unique<Series>(load_series(source, limits));
-  stack.push_back(canonical);
-  for (const auto& dependency : series->depends) {
-    load_chain(dependency, limits, chain, stack);
-  }
-  stack.pop_back();
-  chain.push_back(std::move(series));
-}
 
 std::string two_digits(std::size_t n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
@@ -120,9 +89,7 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
   // Phase 1, intake: parse and validate everything before touching any repository.
   SeriesLimits limits;
   limits.max_patch_bytes = vm["max-patch-bytes"].as<std::size_t>();
-  std::vector<std::unique_ptr<Series>> chain;
-  std::vector<fs::path> stack;
-  load_chain(vm["series"].as<std::string>(), limits, chain, stack);
+  const auto chain = load_series_chain(vm["series"].as<std::string>(), limits);
   const Series& top = *chain.back();
   for (const auto& series : chain) {
     for (const auto& note : series->notes) {

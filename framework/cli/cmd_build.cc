@@ -1,0 +1,241 @@
+// kseries build: a kernel for a target, at the base or at a series (each
+// patch with --per-patch), out of tree and cached.
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "git/apply.h"
+#include "kernel/kernel_build.h"
+#include "report/junit.h"
+#include "series/diff_safety.h"
+#include "series/series_chain.h"
+#include "sys/files.h"
+
+namespace kseries::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Step {
+  std::string label;  // "base", "zone-device-memmap/v6 3/8"
+  std::string subject;
+  git_oid commit{};
+  std::size_t patch = 0;  // 1-based position in the top series, 0 for base/tip
+};
+
+// The last patch (up to `upto`, 1-based) of the top series whose diff touches
+// `file`, as "patch 3/8 'subject'", or "".
+std::string last_toucher(const Series& series, std::size_t upto, const std::string& file) {
+  for (std::size_t i = std::min(upto, series.patches.size()); i > 0; --i) {
+    for (const auto& touched : diff_files(series.patches[i - 1].diff)) {
+      if (touched.new_path == file || touched.old_path == file) {
+        return "patch " + std::to_string(i) + "/" + std::to_string(series.patches.size()) +
+               " '" + series.patches[i - 1].subject.title + "'";
+      }
+    }
+  }
+  return "";
+}
+
+const char* status_word(kernel::StepStatus status) {
+  switch (status) {
+    case kernel::StepStatus::k_built:
+      return "built";
+    case kernel::StepStatus::k_cached:
+      return "cached";
+    case kernel::StepStatus::k_build_failed:
+      return "FAILED";
+    case kernel::StepStatus::k_not_constructible:
+      return "NOT-CONSTRUCTIBLE";
+  }
+  return "?";
+}
+
+}  // namespace
+
+fs::path configs_dir(const po::variables_map& vm) {
+  if (vm.count("configs")) {
+    return vm["configs"].as<std::string>();
+  }
+  return fs::path(KSERIES_SOURCE_DIR) / "kernel-configs";
+}
+
+int run_build(Context& context, const std::vector<std::string>& args) {
+  po::options_description options("kseries build options");
+  options.add_options()("target", po::value<std::string>()->default_value("pmem"),
+                        "kernel target (kernel-configs/targets/<name>.target)")(
+      "series", po::value<std::string>(), "build the base with this series applied")(
+      "upto", po::value<std::size_t>(), "only the first K patches of the series")(
+      "per-patch", "build after every patch of the series (bisectability)")(
+      "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
+      "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here");
+  options.add(base_options());
+  po::variables_map vm;
+  if (!parse_command_line("build", "[--target NAME] [--series DIR] [--per-patch] [options]", args,
+                          options, vm, context)) {
+    return 0;
+  }
+  // Phase 1, inputs: target and series are checked before any work.
+  const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
+  std::vector<std::unique_ptr<Series>> chain;
+  if (vm.count("series")) {
+    chain = load_series_chain(vm["series"].as<std::string>());
+  } else if (vm.count("upto") || vm.count("per-patch")) {
+    throw usage_error("--upto and --per-patch need --series");
+  }
+  const Base base = resolve_base(context, vm);
+  const fs::path run_dir = context.workdir().new_run("build");
+
+  // Phase 2, apply: the commits to build.
+  std::vector<Step> steps;
+  const Series* top = chain.empty() ? nullptr : chain.back().get();
+  std::size_t upto = top ? top->patches.size() : 0;
+  if (top && vm.count("upto")) {
+    upto = std::min(upto, vm["upto"].as<std::size_t>());
+  }
+  if (!top) {
+    steps.push_back({"base", base.label, base.commit, 0});
+  } else {
+    git::ApplyRequest request;
+    request.base = base.commit;
+    request.base_label = base.label;
+    for (const auto& series : chain) {
+      request.chain.push_back(series.get());
+    }
+    request.upto = upto;
+    const auto applied = git::apply_chain(context.store(), request);
+    if (!applied.complete) {
+      for (const auto& outcome : applied.outcomes) {
+        if (outcome.status == git::PatchStatus::k_failed) {
+          std::cout << "FAILED to apply " << outcome.label << "\n" << outcome.failure;
+        }
+      }
+      throw check_failure("the series does not apply onto " + base.label +
+                          " (kseries apply --series ... says more)");
+    }
+    const std::size_t first_top = applied.outcomes.size() - upto;
+    for (std::size_t i = first_top; i < applied.outcomes.size(); ++i) {
+      const auto& outcome = applied.outcomes[i];
+      const bool last = i + 1 == applied.outcomes.size();
+      if (vm.count("per-patch") || last) {
+        steps.push_back({top->name + " " + std::to_string(outcome.index + 1) + "/" +
+                             std::to_string(outcome.total),
+                         outcome.subject, outcome.commit, outcome.index + 1});
+      }
+    }
+  }
+
+  // Phase 3, build each step; incremental in the target's build directory.
+  kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
+                                std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
+  const auto base_kernel = builder.find(target, base.commit);
+  std::ostringstream summary;
+  report::TestSuite suite;
+  suite.name = "kseries build " + target.name;
+  suite.timestamp = report::utc_timestamp();
+  suite.properties = {{"target", target.name}, {"base", git::to_hex(base.commit)},
+                      {"base_label", base.label}};
+  std::optional<std::size_t> first_broken;
+  bool failed = false;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const Step& step = steps[s];
+    const std::string tag = target.name + " @ " + step.label;
+    progress("build " + tag + " (" + git::to_hex(step.commit).substr(0, 12) + " " +
+             step.subject + ")");
+    const fs::path log = run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
+    const auto result = builder.build(target, step.commit, log, [&](const std::string& text) {
+      progress(tag + ": " + text);
+    });
+
+    report::TestCase test;
+    test.classname = "build." + target.name;
+    test.name = step.label + " " + step.subject;
+    test.seconds = result.seconds;
+    summary << status_word(result.status) << " " << tag << " "
+            << git::to_hex(step.commit).substr(0, 12) << " " << step.subject << " ("
+            << static_cast<int>(result.seconds) << " s, " << result.compiled
+            << " objects compiled)\n";
+    if (result.kernel) {
+      const auto& kernel = *result.kernel;
+      summary << "  kernel " << kernel.bzimage.string() << "\n";
+      test.properties = {{"kernel", kernel.key}, {"bzImage", kernel.bzimage.string()},
+                         {"compiler", kernel.compiler},
+                         {"warnings", std::to_string(kernel.warnings.size())},
+                         {"cached", kernel.cached ? "yes" : "no"}};
+      if (base_kernel && step.patch > 0) {
+        const std::set<std::string> before(base_kernel->warnings.begin(),
+                                           base_kernel->warnings.end());
+        std::vector<std::string> added;
+        for (const auto& warning : kernel.warnings) {
+          if (!before.count(warning)) {
+            added.push_back(warning);
+          }
+        }
+        summary << "  warnings: " << kernel.warnings.size() << " (base "
+                << base_kernel->warnings.size() << "), new versus the base: " << added.size()
+                << "\n";
+        for (const auto& warning : added) {
+          summary << "    new warning: " << warning << "\n";
+        }
+        test.properties.emplace_back("new_warnings", std::to_string(added.size()));
+      } else {
+        summary << "  warnings: " << kernel.warnings.size() << "\n";
+      }
+    } else if (result.status == kernel::StepStatus::k_not_constructible) {
+      failed = true;
+      test.status = report::CaseStatus::k_failed;
+      test.message = "target " + target.name + " is not constructible: olddefconfig dropped " +
+                     std::to_string(result.dropped.size()) + " requested symbol(s)";
+      for (const auto& line : result.dropped) {
+        summary << "  dropped: " << line << "\n";
+        test.detail += line + "\n";
+      }
+    } else {
+      failed = true;
+      if (!first_broken && step.patch > 0) {
+        first_broken = s;
+      }
+      test.status = report::CaseStatus::k_failed;
+      test.message = "does not build: " + step.label + " '" + step.subject + "'";
+      std::size_t shown = 0;
+      for (const auto& error : result.errors) {
+        if (++shown > 10) {
+          break;
+        }
+        std::string line = error.file + ":" + std::to_string(error.line) + ": " + error.message;
+        if (top) {
+          const std::string who = last_toucher(*top, step.patch, error.file);
+          line += who.empty() ? " (a file the series does not touch)" : " (last touched by " + who + ")";
+        }
+        summary << "  error: " << line << "\n";
+        test.detail += line + "\n";
+      }
+      for (const auto& failure : result.make_failures) {
+        summary << "  " << failure << "\n";
+        test.detail += failure + "\n";
+      }
+      summary << "  log " << log.string() << "\n";
+    }
+    suite.cases.push_back(std::move(test));
+  }
+  if (first_broken) {
+    summary << "first patch that does not build: " << steps[*first_broken].label << " '"
+            << steps[*first_broken].subject << "'\n";
+  }
+  summary << "run directory " << run_dir.string() << "\n";
+  std::cout << summary.str();
+  write_new_file(run_dir / "build.txt", summary.str());
+  report::write_junit(run_dir / "junit.xml", {suite});
+  if (vm.count("junit")) {
+    report::write_junit(vm["junit"].as<std::string>(), {suite});
+  }
+  return failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
+}
+
+}  // namespace kseries::cli

@@ -1,0 +1,344 @@
+#include "kernel/kernel_build.h"
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "git/checkout.h"
+#include "kernel/kconfig_index.h"
+#include "sys/files.h"
+
+namespace kseries::kernel {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr auto k_make_timeout = std::chrono::hours(4);
+constexpr auto k_config_timeout = std::chrono::minutes(10);
+constexpr auto k_make_grace = std::chrono::seconds(10);
+constexpr auto k_progress_every = std::chrono::seconds(20);
+
+std::string hash_text(const std::string& text) {
+  git_oid oid;
+  git::check(git_odb_hash(&oid, text.data(), text.size(), GIT_OBJECT_BLOB), "cannot hash");
+  return git::to_hex(oid);
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string make_failure_text(const ProcessResult& result) {
+  return "make " + result.describe();
+}
+
+}  // namespace
+
+KernelBuilder::KernelBuilder(fs::path workdir_root, git::Store& store, ProcessRunner& runner,
+                             std::size_t jobs)
+    : m_root(std::move(workdir_root)), m_store(store), m_runner(runner), m_jobs(jobs) {}
+
+fs::path KernelBuilder::target_dir(const Target& target) const {
+  return m_root / "targets" / target.name;
+}
+
+std::vector<std::string> KernelBuilder::make_command(const Target& target,
+                                                     const std::vector<std::string>& goals) const {
+  const fs::path dir = target_dir(target);
+  std::vector<std::string> argv = {"make",
+                                   "-C",
+                                   (dir / "src").string(),
+                                   "O=" + (dir / "build").string(),
+                                   "-j" + std::to_string(m_jobs),
+                                   "CC=ccache " + target.compiler_program()};
+  for (const auto& arg : target.compiler_make_args()) {
+    argv.push_back(arg);
+  }
+  argv.insert(argv.end(), goals.begin(), goals.end());
+  return argv;
+}
+
+ProcessSpec KernelBuilder::spec(std::vector<std::string> argv, const fs::path& log) const {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.log_file = log;
+  spec.capture = false;
+  spec.timeout = k_config_timeout;
+  spec.kill_grace = k_make_grace;
+  // Reproducible version strings (and ccache hits on init/version.c).
+  spec.env = {{"CCACHE_DIR", (m_root / "ccache").string()},
+              {"CCACHE_MAXSIZE", "10G"},
+              {"KBUILD_BUILD_TIMESTAMP", "Sat Jan  1 00:00:00 UTC 2000"},
+              {"KBUILD_BUILD_USER", "kseries"},
+              {"KBUILD_BUILD_HOST", "kseries"}};
+  return spec;
+}
+
+std::string KernelBuilder::compiler_version(const Target& target) const {
+  ProcessSpec version;
+  version.argv = {target.compiler_program(), "--version"};
+  version.timeout = std::chrono::seconds(30);
+  const auto result = m_runner.run(version);
+  const auto lines = split_lines(result.out);
+  return lines.empty() ? target.compiler_program() : std::string(lines.front());
+}
+
+std::vector<std::string> KernelBuilder::update_warning_state(const Target& target,
+                                                             const BuildLog& log) const {
+  // Warnings come only from files make recompiled; the state keeps the last
+  // warnings of every file so the full set is known after an incremental build.
+  const fs::path state_file = target_dir(target) / "warnings.tsv";
+  std::multimap<std::string, std::string> state;
+  if (fs::exists(state_file)) {
+    const std::string text = read_file(state_file);
+    for (const auto line : split_lines(text)) {
+      const auto tab = line.find('\t');
+      if (tab != std::string_view::npos) {
+        state.emplace(std::string(line.substr(0, tab)), std::string(line.substr(tab + 1)));
+      }
+    }
+  }
+  const std::set<std::string> recompiled(log.compiled.begin(), log.compiled.end());
+  for (auto it = state.begin(); it != state.end();) {
+    it = recompiled.count(it->first) ? state.erase(it) : std::next(it);
+  }
+  std::set<std::string> seen;
+  for (const auto& warning : log.warnings) {
+    if (seen.insert(warning.key()).second) {
+      state.emplace(warning.file, warning.message);
+    }
+  }
+  std::string text;
+  std::vector<std::string> keys;
+  for (const auto& [file, message] : state) {
+    text += file + "\t" + message + "\n";
+    keys.push_back(file + ": " + message);
+  }
+  write_file(state_file, text);
+  return keys;
+}
+
+std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
+  const fs::path dir = m_root / "kernels" / key;
+  if (!fs::exists(dir / "build.json")) {
+    return std::nullopt;
+  }
+  const auto json = nlohmann::json::parse(read_file(dir / "build.json"));
+  KernelBuild kernel;
+  kernel.key = key;
+  kernel.dir = dir;
+  kernel.bzimage = dir / "bzImage";
+  kernel.vmlinux = dir / "vmlinux";
+  kernel.config = dir / "config";
+  kernel.system_map = dir / "System.map";
+  kernel.target = json.value("target", "");
+  kernel.commit = json.value("commit", "");
+  kernel.tree = json.value("tree", "");
+  kernel.compiler = json.value("compiler", "");
+  kernel.seconds = json.value("seconds", 0.0);
+  kernel.warnings = json.value("warnings", std::vector<std::string>{});
+  return kernel;
+}
+
+std::optional<KernelBuild> KernelBuilder::find(const Target& target, const git_oid& commit) const {
+  const fs::path index = target_dir(target) / "kernels" / git::to_hex(commit);
+  if (!fs::exists(index)) {
+    return std::nullopt;
+  }
+  return load(std::string(trim(read_file(index))));
+}
+
+StepResult KernelBuilder::build(const Target& target, const git_oid& commit, const fs::path& log,
+                                const Progress& progress) {
+  const auto started = Clock::now();
+  StepResult result;
+  result.log = log;
+  if (!find_program(target.compiler_program())) {
+    throw usage_error("target " + target.name + " needs " + target.compiler_program() +
+                      ", which is not installed (ci/install-deps --kmsan installs clang-16, "
+                      "lld-16 and llvm-16)");
+  }
+  if (!find_program("ccache")) {
+    throw usage_error("ccache is not installed (ci/install-deps installs it)");
+  }
+  const fs::path dir = target_dir(target);
+  fs::create_directories(dir / "build");
+  fs::create_directories(dir / "kernels");
+  fs::create_directories(dir / "configs");
+
+  // Same tree, same fragments, same toolchain: the kernel built before, at
+  // once, without even a checkout.
+  git::TreePtr tree = m_store.commit_tree(commit);
+  const std::string tree_id = git::to_hex(*git_tree_id(tree.get()));
+  const std::string compiler = compiler_version(target);
+  const auto make_args = make_command(target, {});
+  std::string flags;
+  for (size_t i = 5; i < make_args.size(); ++i) {  // not make, -C, O=, -j
+    flags += make_args[i] + "\n";
+  }
+  std::string request = tree_id + "\n" + target.base + "\n" + compiler + "\n" + flags;
+  for (const auto& fragment : target.fragments) {
+    request += read_file(fragment) + "\n";
+  }
+  const fs::path request_index = dir / "configs" / hash_text(request);
+  if (fs::exists(request_index)) {
+    if (auto cached = load(std::string(trim(read_file(request_index))))) {
+      cached->cached = true;
+      write_file(dir / "kernels" / git::to_hex(commit), cached->key + "\n");
+      result.status = StepStatus::k_cached;
+      result.kernel = cached;
+      result.seconds = seconds_since(started);
+      return result;
+    }
+  }
+
+  // Checkout: only files that differ from the last build of this target change.
+  git::SourceTree source(dir / "src", dir / "src.commit");
+  const auto checkout_started = Clock::now();
+  const std::size_t changed = source.move_to(m_store, commit);
+  progress("checkout " + git::to_hex(commit).substr(0, 12) + ": " + std::to_string(changed) +
+           " files written in " + std::to_string(static_cast<int>(seconds_since(checkout_started))) +
+           " s");
+
+  // Configure the kernel's way: base config, merge_config.sh, olddefconfig.
+  auto run_config_step = [&](std::vector<std::string> argv, const std::string& what) {
+    auto step = spec(std::move(argv), log);
+    step.cwd = dir / "src";
+    const auto outcome = m_runner.run(step);
+    if (!outcome.ok()) {
+      throw infra_error("target " + target.name + ": " + what + " failed (" +
+                        outcome.describe() + "); see " + log.string());
+    }
+  };
+  run_config_step(make_command(target, {target.base}), "make " + target.base);
+  std::vector<std::string> merge = {"scripts/kconfig/merge_config.sh", "-m", "-O",
+                                    (dir / "build").string(), (dir / "build" / ".config").string()};
+  for (const auto& fragment : target.fragments) {
+    merge.push_back(fs::absolute(fragment).string());
+  }
+  run_config_step(merge, "merge_config.sh");
+  run_config_step(make_command(target, {"olddefconfig"}), "make olddefconfig");
+
+  // Verify: every requested symbol must keep its value.
+  const std::string config_text = read_file(dir / "build" / ".config");
+  const DotConfig config = parse_dot_config(config_text);
+  const auto requests = target_requests(target);
+  const auto index = KconfigIndex::scan(dir / "src");
+  for (const auto& request : requests) {
+    if (!index.knows(request.symbol)) {
+      throw usage_error(request.where() + ": unknown Kconfig symbol CONFIG_" + request.symbol +
+                        " (no Kconfig file in the tree defines it)");
+    }
+  }
+  for (const auto& dropped : find_dropped(requests, config)) {
+    result.dropped.push_back(explain_dropped(dropped, index, config));
+  }
+  if (!result.dropped.empty()) {
+    result.status = StepStatus::k_not_constructible;
+    result.seconds = seconds_since(started);
+    return result;
+  }
+
+  // The cache key of a finished kernel: tree + resolved .config + toolchain.
+  const std::string key = hash_text(tree_id + "\n" + config_text + "\n" + compiler + "\n" + flags);
+  if (auto cached = load(key)) {
+    cached->cached = true;
+    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
+    write_file(request_index, key + "\n");
+    result.status = StepStatus::k_cached;
+    result.kernel = cached;
+    result.seconds = seconds_since(started);
+    return result;
+  }
+
+  // Build. Progress: objects compiled, against the last clean build's count.
+  const bool clean = !fs::exists(dir / "build" / "vmlinux");
+  std::size_t expected = 0;
+  if (clean && fs::exists(dir / "objects.total")) {
+    expected = std::stoul(read_file(dir / "objects.total"));
+  }
+  auto make = spec(make_command(target, {}), log);
+  make.timeout = k_make_timeout;
+  std::size_t compiled = 0;
+  auto last_report = Clock::now();
+  const auto make_started = Clock::now();
+  make.on_line = [&](std::string_view line) {
+    if (!compiled_source(line).empty()) {
+      ++compiled;
+    }
+    if (Clock::now() - last_report >= k_progress_every) {
+      last_report = Clock::now();
+      std::string text = std::to_string(compiled) + " objects compiled";
+      if (expected > 0) {
+        const double share = std::min(1.0, static_cast<double>(compiled) / expected);
+        const double elapsed = seconds_since(make_started);
+        text += " of ~" + std::to_string(expected) + " (" +
+                std::to_string(static_cast<int>(share * 100)) + "%, ~" +
+                std::to_string(share > 0.02 ? static_cast<int>(elapsed / share - elapsed) : 0) +
+                " s left)";
+      }
+      progress(text);
+    }
+  };
+  progress(std::string(clean ? "clean" : "incremental") + " build: " +
+           format_command(make.argv));
+  const auto outcome = m_runner.run(make);
+  result.compiled = compiled;
+  const std::string log_text = fs::exists(log) ? read_file(log) : "";
+  const auto parsed = parse_build_log(
+      log_text, {(dir / "src").string() + "/", "../src/", "../" + (dir / "src").string() + "/"});
+  const auto warnings = update_warning_state(target, parsed);
+  if (parsed.disk_full) {
+    throw infra_error("disk full while building target " + target.name + " (" +
+                      (dir / "build").string() + "); free space and rerun: the build resumes");
+  }
+  if (!outcome.ok()) {
+    result.status = StepStatus::k_build_failed;
+    result.errors = parsed.errors;
+    result.make_failures = parsed.make_failures;
+    if (result.errors.empty() && result.make_failures.empty()) {
+      result.make_failures.push_back(make_failure_text(outcome));
+    }
+    result.seconds = seconds_since(started);
+    return result;
+  }
+  if (clean) {
+    write_file(dir / "objects.total", std::to_string(compiled) + "\n");
+  }
+
+  // Artifacts for later stages.
+  const fs::path out = m_root / "kernels" / key;
+  const fs::path partial = m_root / "kernels" / (key + ".partial");
+  fs::remove_all(partial);
+  fs::create_directories(partial);
+  const fs::path build_dir = dir / "build";
+  fs::copy_file(build_dir / "arch" / "x86" / "boot" / "bzImage", partial / "bzImage");
+  fs::copy_file(build_dir / "vmlinux", partial / "vmlinux");
+  fs::copy_file(build_dir / "System.map", partial / "System.map");
+  write_file(partial / "config", config_text);
+  nlohmann::json json = {{"target", target.name},
+                         {"commit", git::to_hex(commit)},
+                         {"tree", tree_id},
+                         {"compiler", compiler},
+                         {"seconds", seconds_since(make_started)},
+                         {"objects_compiled", compiled},
+                         {"warnings", warnings}};
+  write_file(partial / "build.json", json.dump(2) + "\n");
+  fs::remove_all(out);
+  fs::rename(partial, out);
+  write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
+  write_file(request_index, key + "\n");
+  result.kernel = load(key);
+  result.status = StepStatus::k_built;
+  result.seconds = seconds_since(started);
+  return result;
+}
+
+}  // namespace kseries::kernel

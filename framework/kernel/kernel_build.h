@@ -1,0 +1,77 @@
+#pragma once
+// Building a kernel for a target at a commit, out of tree and cached:
+// one source checkout and one build directory per target, reused across
+// series and revisions so make recompiles only what changed; ccache below
+// the work directory; finished kernels stored under a key of (tree, resolved
+// .config, toolchain) so the same build twice returns at once.
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "git/store.h"
+#include "kernel/build_log.h"
+#include "kernel/target.h"
+#include "sys/process.h"
+
+namespace kseries::kernel {
+
+struct KernelBuild {
+  std::string key;
+  std::filesystem::path dir;  // <workdir>/kernels/<key>
+  std::filesystem::path bzimage, vmlinux, config, system_map;
+  std::string target, commit, tree, compiler;
+  double seconds = 0;  // wall time of the make that produced it
+  bool cached = false;
+  std::vector<std::string> warnings;  // Diagnostic::key() of every warning in the tree
+};
+
+enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible };
+
+struct StepResult {
+  StepStatus status = StepStatus::k_build_failed;
+  std::optional<KernelBuild> kernel;
+  std::vector<Diagnostic> errors;        // compiler/linker errors, in log order
+  std::vector<std::string> make_failures;
+  std::vector<std::string> dropped;      // explain_dropped() lines
+  std::filesystem::path log;
+  double seconds = 0;
+  std::size_t compiled = 0;              // objects compiled by this step
+};
+
+class KernelBuilder {
+ public:
+  using Progress = std::function<void(const std::string&)>;
+
+  KernelBuilder(std::filesystem::path workdir_root, git::Store& store, ProcessRunner& runner,
+                std::size_t jobs);
+
+  // Checks `commit` out for `target`, configures (base + merge_config.sh +
+  // olddefconfig), verifies every requested symbol, then builds or reuses the
+  // cached kernel. Unknown symbols in a fragment and a missing compiler throw
+  // Error(k_usage); a full disk throws Error(k_infrastructure).
+  StepResult build(const Target& target, const git_oid& commit,
+                   const std::filesystem::path& log_file, const Progress& progress);
+
+  // The kernel built earlier for (target, commit), if any.
+  std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const;
+
+  std::filesystem::path target_dir(const Target& target) const;
+
+ private:
+  std::vector<std::string> make_command(const Target& target,
+                                        const std::vector<std::string>& goals) const;
+  ProcessSpec spec(std::vector<std::string> argv, const std::filesystem::path& log) const;
+  std::string compiler_version(const Target& target) const;
+  std::vector<std::string> update_warning_state(const Target& target, const BuildLog& log) const;
+  std::optional<KernelBuild> load(const std::string& key) const;
+
+  std::filesystem::path m_root;
+  git::Store& m_store;
+  ProcessRunner& m_runner;
+  std::size_t m_jobs;
+};
+
+}  // namespace kseries::kernel

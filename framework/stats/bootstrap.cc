@@ -1,0 +1,105 @@
+#include "stats/bootstrap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+
+namespace kseries::stats {
+
+namespace {
+
+void check_options(const BootstrapOptions& options) {
+  if (options.resamples < 1) {
+    throw usage_error("bootstrap: resamples must be at least 1");
+  }
+  if (!(options.confidence > 0 && options.confidence < 1)) {
+    throw usage_error("bootstrap: confidence must lie strictly between 0 and 1");
+  }
+}
+
+double ratio_of_means(double candidate_mean, double base_mean) {
+  if (base_mean == 0) {
+    // 0/0 would be NaN and break the sort; equal zeros mean no change.
+    return candidate_mean == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+  }
+  return candidate_mean / base_mean;
+}
+
+}  // namespace
+
+std::size_t Resampler::index(std::size_t n) {
+  const std::uint64_t range = n;
+  // 2^64 mod range: draws at or above 2^64 - that would favour small indices.
+  const std::uint64_t excess = (0 - range) % range;
+  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - excess;
+  std::uint64_t draw = m_engine();
+  while (draw > limit) {
+    draw = m_engine();
+  }
+  return static_cast<std::size_t>(draw % range);
+}
+
+double Resampler::resampled_mean(std::span<const double> samples) {
+  double sum = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    sum += samples[index(samples.size())];
+  }
+  return sum / static_cast<double>(samples.size());
+}
+
+double quantile_of_sorted(std::span<const double> sorted, double p) {
+  if (sorted.empty()) {
+    throw usage_error("quantile of an empty sample");
+  }
+  const double position = p * static_cast<double>(sorted.size() - 1);
+  const auto lower = static_cast<std::size_t>(std::floor(position));
+  const std::size_t upper = std::min(lower + 1, sorted.size() - 1);
+  const double fraction = position - static_cast<double>(lower);
+  if (fraction == 0 || sorted[lower] == sorted[upper]) {
+    // Also keeps inf - inf (an unbounded ratio) from turning into NaN.
+    return sorted[lower];
+  }
+  return sorted[lower] + fraction * (sorted[upper] - sorted[lower]);
+}
+
+Interval percentile_interval(std::vector<double>& statistics, double confidence) {
+  std::sort(statistics.begin(), statistics.end());
+  const double tail = (1 - confidence) / 2;
+  return {quantile_of_sorted(statistics, tail), quantile_of_sorted(statistics, 1 - tail)};
+}
+
+Interval bootstrap_mean_interval(std::span<const double> samples,
+                                 const BootstrapOptions& options) {
+  check_options(options);
+  if (samples.empty()) {
+    throw usage_error("bootstrap of an empty sample");
+  }
+  Resampler resampler(options.seed);
+  std::vector<double> means;
+  means.reserve(static_cast<std::size_t>(options.resamples));
+  for (int i = 0; i < options.resamples; ++i) {
+    means.push_back(resampler.resampled_mean(samples));
+  }
+  return percentile_interval(means, options.confidence);
+}
+
+Interval bootstrap_ratio_interval(std::span<const double> base, std::span<const double> candidate,
+                                  const BootstrapOptions& options) {
+  check_options(options);
+  if (base.empty() || candidate.empty()) {
+    throw usage_error("bootstrap of an empty sample");
+  }
+  Resampler resampler(options.seed);
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<std::size_t>(options.resamples));
+  for (int i = 0; i < options.resamples; ++i) {
+    const double base_mean = resampler.resampled_mean(base);
+    const double candidate_mean = resampler.resampled_mean(candidate);
+    ratios.push_back(ratio_of_means(candidate_mean, base_mean));
+  }
+  return percentile_interval(ratios, options.confidence);
+}
+
+}  // namespace kseries::stats

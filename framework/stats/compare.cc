@@ -1,0 +1,131 @@
+#include "stats/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace kseries::stats {
+
+namespace {
+
+std::string percent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%+.1f%%", 100 * fraction);
+  return buffer;
+}
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
+std::string p_text(double p) {
+  char buffer[32];
+  if (p < 0.0001) {
+    return "p<0.0001";
+  }
+  std::snprintf(buffer, sizeof buffer, "p=%.2g", p);
+  return buffer;
+}
+
+// "-60.1% [-63.0%, -57.2%], p=0.0001": the numbers every verdict rests on.
+std::string evidence(const Comparison& c) {
+  return percent(c.relative_change) + " [" + percent(c.ratio_interval.low - 1) + ", " +
+         percent(c.ratio_interval.high - 1) + "], " + p_text(c.rank_test.p);
+}
+
+void judge(Comparison& c, const CompareOptions& options) {
+  const double relative = std::abs(c.relative_change);
+  const bool relative_material = relative >= options.min_relative;
+  const bool absolute_material = std::abs(c.difference) >= options.min_absolute;
+  const bool excludes_one = !c.ratio_interval.contains(1.0);
+  const bool significant = c.rank_test.p < options.alpha;
+
+  if (excludes_one && significant) {
+    if (relative_material && absolute_material) {
+      c.verdict = c.ratio < 1 ? Verdict::k_faster : Verdict::k_slower;
+      c.reason = evidence(c);
+      return;
+    }
+    c.verdict = Verdict::k_same;
+    c.reason = "separated but immaterial: " + evidence(c) +
+               (relative_material ? "; |difference| " + number(std::abs(c.difference)) + " < " +
+                                        number(options.min_absolute)
+                                  : "; below the " + number(100 * options.min_relative) +
+                                        "% floor");
+    return;
+  }
+
+  const double margin = std::max(options.min_relative, options.min_absolute / std::abs(c.base.mean));
+  if (c.ratio_interval.low >= 1 - margin && c.ratio_interval.high <= 1 + margin) {
+    c.verdict = Verdict::k_same;
+    c.reason = "interval inside +-" + number(100 * margin) + "%: " + evidence(c);
+    return;
+  }
+
+  c.verdict = Verdict::k_unknown;
+  if (excludes_one) {
+    c.reason = "interval excludes 1 but the rank test does not separate: " + evidence(c);
+  } else if (significant) {
+    c.reason = "rank test separates but the interval includes 1: " + evidence(c);
+  } else {
+    c.reason = "interval too wide for +-" + number(100 * margin) + "%: " + evidence(c);
+  }
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::k_faster:
+      return "faster";
+    case Verdict::k_slower:
+      return "slower";
+    case Verdict::k_same:
+      return "same";
+    case Verdict::k_unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+Comparison compare(std::span<const double> base, std::span<const double> candidate,
+                   const CompareOptions& options) {
+  Comparison c;
+  c.base = summarize(base, options.bootstrap);
+  c.candidate = summarize(candidate, options.bootstrap);
+  c.rank_test = mann_whitney(base, candidate);
+  c.difference = c.candidate.mean - c.base.mean;
+  const bool has_ratio = !base.empty() && !candidate.empty() && c.base.mean != 0;
+  if (has_ratio) {
+    c.ratio = c.candidate.mean / c.base.mean;
+    c.relative_change = c.ratio - 1;
+    c.ratio_interval = bootstrap_ratio_interval(base, candidate, options.bootstrap);
+  } else if (c.candidate.mean != 0) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    c.ratio = c.relative_change = nan;
+    c.ratio_interval = {nan, nan};
+  } else {
+    c.ratio_interval = {1, 1};  // nothing, or zeros on both sides
+  }
+
+  if (base.size() < options.min_samples || candidate.size() < options.min_samples) {
+    c.verdict = Verdict::k_unknown;
+    c.reason = "too few samples: n=" + std::to_string(base.size()) + " base, " +
+               std::to_string(candidate.size()) + " candidate, need " +
+               std::to_string(options.min_samples) + " on each side";
+  } else if (has_ratio) {
+    judge(c, options);
+  } else if (c.candidate.mean == 0) {
+    c.verdict = Verdict::k_same;
+    c.reason = "both means are 0";
+  } else {
+    c.verdict = Verdict::k_unknown;
+    c.reason = "base mean is 0: no ratio (use a finer clock, e.g. ftrace ns)";
+  }
+  return c;
+}
+
+}  // namespace kseries::stats
