@@ -1,0 +1,41 @@
+#include "guest/protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::guest {
+namespace {
+
+TEST(ProtocolTest, ParsesVerbsAndFields) {
+  const auto events = parse_protocol(
+      "KSERIES boot kernel=6.12.117 cpus=2\n"
+      "garbage line\n"
+      "KSERIES measure setup=fsdax-dev iter=3 metric=memmap_init_ms value=35 unit=ms "
+      "kind=rebind pages=515584\n"
+      "KSERIES result status=fail subject=devdax-dev reason=bind failed: Invalid argument (22)\n"
+      "\x01KSERIES poweroff\n"
+      "KSERIES measure setup=x iter=1 metric=m value=notanumber unit=ms\n"
+      "KSERIES meas");
+  ASSERT_EQ(events.size(), 6u);
+  EXPECT_EQ(events[0].verb, "boot");
+  EXPECT_EQ(events[0].get("kernel"), "6.12.117");
+  EXPECT_EQ(events[1].line, 3);
+  EXPECT_EQ(events[1].number("value").value(), 35);
+  EXPECT_EQ(events[2].get("reason"), "bind failed: Invalid argument (22)");
+  EXPECT_EQ(events[3].verb, "poweroff");
+  EXPECT_EQ(events[5].verb, "meas");  // a torn last line is an event with no fields
+
+  const auto ms = measurements(events);
+  ASSERT_EQ(ms.size(), 1u);  // the one with a non-numeric value is dropped
+  EXPECT_EQ(ms[0].setup, "fsdax-dev");
+  EXPECT_EQ(ms[0].iter, 3);
+  EXPECT_EQ(ms[0].kind, "rebind");
+  EXPECT_EQ(ms[0].extra.at("pages"), "515584");
+}
+
+TEST(ProtocolTest, KernelMessagesAreNotProtocol) {
+  EXPECT_TRUE(parse_protocol("[    1.234] memmap_init_zone_device initialised 524288 pages in 34ms\n")
+                  .empty());
+}
+
+}  // namespace
+}  // namespace kseries::guest

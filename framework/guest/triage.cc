@@ -1,0 +1,144 @@
+#include "guest/triage.h"
+
+#include <regex>
+
+#include "core/text.h"
+
+namespace kseries::guest {
+
+namespace {
+
+constexpr std::size_t k_max_excerpt_lines = 60;
+
+std::string_view strip_timestamp(std::string_view line) {
+  // "[    1.234567] " (printk time) and "<4>" levels.
+  if (!line.empty() && line.front() == '[') {
+    const auto close = line.find("] ");
+    if (close != std::string_view::npos && close < 20) {
+      line.remove_prefix(close + 2);
+    }
+  }
+  return line;
+}
+
+struct Rule {
+  FindingKind kind;
+  std::regex pattern;
+};
+
+const std::vector<Rule>& rules() {
+  // Order matters: the first rule that matches a line classifies it.
+  static const std::vector<Rule> table = {
+      {FindingKind::k_kasan, std::regex(R"(^BUG: KASAN: )")},
+      {FindingKind::k_kmsan, std::regex(R"(^BUG: KMSAN: )")},
+      {FindingKind::k_ubsan, std::regex(R"(^UBSAN: )")},
+      {FindingKind::k_soft_lockup, std::regex(R"(^watchdog: BUG: soft lockup)")},
+      {FindingKind::k_rcu_stall,
+       std::regex(R"(^rcu: INFO: \S+ (self-)?detected stalls?|^INFO: rcu_\S+ (self-)?detected stall)")},
+      {FindingKind::k_hung_task, std::regex(R"(^INFO: task .* blocked for more than)")},
+      {FindingKind::k_panic, std::regex(R"(^Kernel panic - not syncing)")},
+      {FindingKind::k_oops,
+       std::regex(R"(^Oops: |^general protection fault|^BUG: unable to handle|^BUG: kernel NULL pointer dereference)")},
+      {FindingKind::k_bug, std::regex(R"(^kernel BUG at |^BUG: )")},
+      {FindingKind::k_warning, std::regex(R"(^WARNING: CPU: \d+ PID: \d+ at |^WARNING: .* at )")},
+  };
+  return table;
+}
+
+bool ends_report(std::string_view line) {
+  return line.find("---[ end trace") != std::string_view::npos ||
+         line.find("---[ end Kernel panic") != std::string_view::npos ||
+         starts_with(line, "=========================================================");
+}
+
+}  // namespace
+
+const char* to_string(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::k_panic:
+      return "panic";
+    case FindingKind::k_oops:
+      return "oops";
+    case FindingKind::k_bug:
+      return "bug";
+    case FindingKind::k_warning:
+      return "warning";
+    case FindingKind::k_kasan:
+      return "kasan";
+    case FindingKind::k_kmsan:
+      return "kmsan";
+    case FindingKind::k_ubsan:
+      return "ubsan";
+    case FindingKind::k_rcu_stall:
+      return "rcu-stall";
+    case FindingKind::k_hung_task:
+      return "hung-task";
+    case FindingKind::k_soft_lockup:
+      return "soft-lockup";
+    case FindingKind::k_boot_timeout:
+      return "boot-timeout";
+    case FindingKind::k_qemu_crash:
+      return "qemu-crash";
+    case FindingKind::k_no_poweroff:
+      return "no-poweroff";
+  }
+  return "unknown";
+}
+
+std::vector<Finding> triage_console(std::string_view console) {
+  const auto lines = split_lines(console);
+  std::vector<Finding> findings;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string text(strip_timestamp(lines[i]));
+    for (const auto& rule : rules()) {
+      if (!std::regex_search(text, rule.pattern)) {
+        continue;
+      }
+      Finding finding;
+      finding.kind = rule.kind;
+      finding.line = static_cast<int>(i + 1);
+      finding.title = text;
+      // A panic that follows an oops belongs to the same report but is
+      // still its own finding: CI wants both the cause and the outcome.
+      std::size_t end = i;
+      for (; end < lines.size() && end - i < k_max_excerpt_lines; ++end) {
+        finding.excerpt += std::string(lines[end]) + "\n";
+        if (end > i && ends_report(strip_timestamp(lines[end]))) {
+          break;
+        }
+      }
+      findings.push_back(std::move(finding));
+      break;
+    }
+  }
+  return findings;
+}
+
+std::vector<Finding> triage_boot(std::string_view console, BootEnd end,
+                                 const std::string& qemu_detail) {
+  auto findings = triage_console(console);
+  const auto lines = split_lines(console);
+  std::string tail;
+  for (std::size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i) {
+    tail += std::string(lines[i]) + "\n";
+  }
+  if (end == BootEnd::k_timed_out) {
+    findings.push_back({FindingKind::k_boot_timeout, 0,
+                        "the guest did not finish before its deadline (" + qemu_detail +
+                            "); QEMU was killed",
+                        tail});
+  } else if (end == BootEnd::k_qemu_failed) {
+    bool panicked = false;
+    for (const auto& finding : findings) {
+      panicked = panicked || finding.kind == FindingKind::k_panic;
+    }
+    if (!panicked) {
+      findings.push_back({FindingKind::k_qemu_crash, 0,
+                          "QEMU ended without the guest powering off (" + qemu_detail + ")",
+                          tail});
+    }
+  }
+  return findings;
+}
+
+}  // namespace kseries::guest

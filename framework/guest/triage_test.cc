@@ -1,0 +1,71 @@
+#include "guest/triage.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::guest {
+namespace {
+
+// Shapes of real 6.12 reports (the recorded boots in testdata/ are tested too).
+const char* k_warn =
+    "[    5.100000] ------------[ cut here ]------------\n"
+    "[    5.100001] WARNING: CPU: 1 PID: 77 at mm/memremap.c:297 memremap_pages+0x5c/0x6f0\n"
+    "[    5.100002] Modules linked in:\n"
+    "[    5.100003] ---[ end trace 0000000000000000 ]---\n"
+    "[    5.200000] after\n";
+
+TEST(TriageTest, WarnWithExcerptToEndMarker) {
+  const auto findings = triage_console(k_warn);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, FindingKind::k_warning);
+  EXPECT_EQ(findings[0].line, 2);
+  EXPECT_EQ(findings[0].title,
+            "WARNING: CPU: 1 PID: 77 at mm/memremap.c:297 memremap_pages+0x5c/0x6f0");
+  EXPECT_NE(findings[0].excerpt.find("end trace"), std::string::npos);
+  EXPECT_EQ(findings[0].excerpt.find("after"), std::string::npos);
+}
+
+TEST(TriageTest, ClassifiesEachKind) {
+  const char* log =
+      "[ 1.0] BUG: KASAN: slab-out-of-bounds in memmap_init_compound+0x1/0x2\n"
+      "[ 1.1] BUG: KMSAN: uninit-value in foo\n"
+      "[ 1.2] UBSAN: shift-out-of-bounds in mm/mm_init.c:1\n"
+      "[ 1.3] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n"
+      "[ 1.4] INFO: task kworker/0:1:12 blocked for more than 122 seconds.\n"
+      "[ 1.5] watchdog: BUG: soft lockup - CPU#0 stuck for 26s! [sh:1]\n"
+      "[ 1.6] BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+      "[ 1.7] kernel BUG at mm/mm_init.c:1070!\n"
+      "[ 1.8] Kernel panic - not syncing: Fatal exception\n";
+  const auto findings = triage_console(log);
+  std::vector<FindingKind> kinds;
+  for (const auto& finding : findings) {
+    kinds.push_back(finding.kind);
+  }
+  EXPECT_EQ(kinds, (std::vector<FindingKind>{
+                       FindingKind::k_kasan, FindingKind::k_kmsan, FindingKind::k_ubsan,
+                       FindingKind::k_rcu_stall, FindingKind::k_hung_task,
+                       FindingKind::k_soft_lockup, FindingKind::k_oops, FindingKind::k_bug,
+                       FindingKind::k_panic}));
+}
+
+TEST(TriageTest, CleanLogHasNoFindings) {
+  EXPECT_TRUE(triage_console("[ 0.0] Linux version 6.12.117\n[ 3.0] Run /init as init process\n")
+                  .empty());
+}
+
+TEST(TriageTest, TimeoutAndQemuCrashAreBootFindings) {
+  auto findings = triage_boot("[ 0.0] Linux version\n", BootEnd::k_timed_out, "timed out after 60 s");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, FindingKind::k_boot_timeout);
+  EXPECT_NE(findings[0].excerpt.find("Linux version"), std::string::npos);
+  findings = triage_boot("", BootEnd::k_qemu_failed, "killed by signal 11");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, FindingKind::k_qemu_crash);
+  // A panic with panic=-1 ends QEMU too: that is the panic, not a QEMU crash.
+  findings = triage_boot("[ 1.0] Kernel panic - not syncing: No working init found.\n",
+                         BootEnd::k_qemu_failed, "exit 0");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, FindingKind::k_panic);
+}
+
+}  // namespace
+}  // namespace kseries::guest
