@@ -1,0 +1,68 @@
+#pragma once
+// One QEMU boot of a kernel with emulated persistent memory: the serial
+// console (ttyS0) and the protocol port (ttyS1) to files in the run
+// directory, a raw virtio disk for bulk data, a deadline after which the
+// whole process group is killed. KVM is tried and TCG used when it fails;
+// every result says which ran.
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sys/process.h"
+
+namespace kseries::qemu {
+
+enum class Accel { k_auto, k_kvm, k_tcg };
+enum class PmemTopology { k_legacy, k_nvdimm };
+
+struct VmSpec {
+  std::filesystem::path kernel;
+  std::filesystem::path initramfs;
+  std::filesystem::path run_dir;   // console.log, protocol.log, bulk.img go here
+  std::string name = "boot";      // file prefix inside run_dir
+  std::string cmdline;             // after kseries' own console/pmem arguments
+  std::string memory = "8G";
+  int cpus = 2;
+  PmemTopology pmem = PmemTopology::k_legacy;
+  std::string pmem_size = "2G";
+  std::string pmem_offset = "4G";  // legacy only: memmap=SIZE!OFFSET
+  std::uint64_t bulk_bytes = 256ull << 20;
+  std::chrono::seconds timeout{600};
+};
+
+struct VmRun {
+  std::string accel;       // "tcg" or "kvm"
+  std::string accel_note;  // why: "KVM failed: ...", "--accel tcg"
+  std::vector<std::string> argv;
+  ProcessResult process;
+  std::filesystem::path console;
+  std::filesystem::path protocol;
+  std::filesystem::path bulk;
+};
+
+// The argv for a boot (exposed for tests and for the benchmark).
+std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel);
+
+// The pmem part of the kernel command line ("memmap=2G!4G" for legacy).
+std::string pmem_cmdline(const VmSpec& spec);
+
+class Vm {
+ public:
+  Vm(ProcessRunner& runner, std::filesystem::path workdir_root);
+  // Decides the accelerator once per process: TCG when asked, else a short
+  // KVM probe boot (cached for a day in the work directory).
+  void choose_accel(Accel requested, const VmSpec& probe_spec);
+  const std::string& accel() const { return m_accel; }
+  const std::string& accel_note() const { return m_note; }
+  VmRun boot(const VmSpec& spec);
+
+ private:
+  ProcessRunner& m_runner;
+  std::filesystem::path m_root;
+  std::string m_accel = "tcg";
+  std::string m_note = "not probed";
+};
+
+}  // namespace kseries::qemu

@@ -1,0 +1,58 @@
+#include "qemu/vm.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace kseries::qemu {
+namespace {
+
+bool has_pair(const std::vector<std::string>& argv, const std::string& a, const std::string& b) {
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] == a && argv[i + 1] == b) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(VmTest, LegacyPmemArgv) {
+  VmSpec spec;
+  spec.kernel = "/k/bzImage";
+  spec.initramfs = "/k/initramfs.cpio";
+  spec.run_dir = "/r";
+  spec.cmdline = "kseries.case=memmap-timing";
+  const auto argv = qemu_argv(spec, "tcg");
+  EXPECT_EQ(argv[0], "qemu-system-x86_64");
+  EXPECT_TRUE(has_pair(argv, "-accel", "tcg"));
+  EXPECT_TRUE(has_pair(argv, "-m", "8G"));
+  EXPECT_TRUE(has_pair(argv, "-serial", "file:/r/boot.console.log"));
+  EXPECT_TRUE(has_pair(argv, "-serial", "file:/r/boot.protocol.log"));
+  EXPECT_TRUE(has_pair(argv, "-drive", "file=/r/boot.bulk.img,format=raw,if=virtio"));
+  EXPECT_TRUE(has_pair(argv, "-append",
+                       "console=ttyS0 nokaslr loglevel=8 panic=-1 memmap=2G!4G "
+                       "kseries.case=memmap-timing"));
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "-no-reboot"), argv.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "-cpu"), argv.end());
+}
+
+TEST(VmTest, NvdimmArgvAndKvmCpu) {
+  VmSpec spec;
+  spec.kernel = "k";
+  spec.initramfs = "i";
+  spec.run_dir = "/r";
+  spec.pmem = PmemTopology::k_nvdimm;
+  spec.pmem_size = "4G";
+  const auto argv = qemu_argv(spec, "kvm");
+  EXPECT_TRUE(has_pair(argv, "-cpu", "host"));
+  EXPECT_TRUE(has_pair(argv, "-machine", "pc,nvdimm=on"));
+  EXPECT_TRUE(has_pair(argv, "-object",
+                       "memory-backend-file,id=nvmem0,share=on,mem-path=/r/boot.nvdimm.img,size=4G"));
+  EXPECT_TRUE(has_pair(argv, "-device", "nvdimm,id=nvdimm0,memdev=nvmem0"));
+  for (const auto& arg : argv) {
+    EXPECT_EQ(arg.find("memmap="), std::string::npos) << arg;
+  }
+}
+
+}  // namespace
+}  // namespace kseries::qemu
