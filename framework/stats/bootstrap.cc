@@ -30,15 +30,19 @@ double ratio_of_means(double candidate_mean, double base_mean) {
 }  // namespace
 
 std::size_t Resampler::index(std::size_t n) {
+  // Lemire's multiply-and-shift with rejection: exactly uniform, and a
+  // division only on the rare rejection path (this is the bootstrap's loop).
   const std::uint64_t range = n;
-  // 2^64 mod range: draws at or above 2^64 - that would favour small indices.
-  const std::uint64_t excess = (0 - range) % range;
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - excess;
-  std::uint64_t draw = m_engine();
-  while (draw > limit) {
-    draw = m_engine();
+  unsigned __int128 product = static_cast<unsigned __int128>(m_engine()) * range;
+  auto low = static_cast<std::uint64_t>(product);
+  if (low < range) {
+    const std::uint64_t threshold = (0 - range) % range;  // 2^64 mod range
+    while (low < threshold) {
+      product = static_cast<unsigned __int128>(m_engine()) * range;
+      low = static_cast<std::uint64_t>(product);
+    }
   }
-  return static_cast<std::size_t>(draw % range);
+  return static_cast<std::size_t>(product >> 64);
 }
 
 double Resampler::resampled_mean(std::span<const double> samples) {
@@ -70,8 +74,7 @@ Interval percentile_interval(std::vector<double>& statistics, double confidence)
   return {quantile_of_sorted(statistics, tail), quantile_of_sorted(statistics, 1 - tail)};
 }
 
-Interval bootstrap_mean_interval(std::span<const double> samples,
-                                 const BootstrapOptions& options) {
+Interval bootstrap_mean_interval(std::span<const double> samples, const BootstrapOptions& options) {
   check_options(options);
   if (samples.empty()) {
     throw usage_error("bootstrap of an empty sample");

@@ -30,8 +30,8 @@ TEST(BootstrapTest, PercentileIntervalOfAKnownDistribution) {
     values.push_back((i * 37) % 1001);
   }
   const Interval interval = percentile_interval(values, 0.95);
-  EXPECT_DOUBLE_EQ(interval.low, 25);
-  EXPECT_DOUBLE_EQ(interval.high, 975);
+  EXPECT_NEAR(interval.low, 25, 1e-9);
+  EXPECT_NEAR(interval.high, 975, 1e-9);
 }
 
 TEST(BootstrapTest, IndicesAreUniform) {

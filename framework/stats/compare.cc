@@ -50,15 +50,16 @@ void judge(Comparison& c, const CompareOptions& options) {
       return;
     }
     c.verdict = Verdict::k_same;
-    c.reason = "separated but immaterial: " + evidence(c) +
-               (relative_material ? "; |difference| " + number(std::abs(c.difference)) + " < " +
-                                        number(options.min_absolute)
-                                  : "; below the " + number(100 * options.min_relative) +
-                                        "% floor");
+    c.reason =
+        "separated but immaterial: " + evidence(c) +
+        (relative_material ? "; |difference| " + number(std::abs(c.difference)) + " < " +
+                                 number(options.min_absolute)
+                           : "; below the " + number(100 * options.min_relative) + "% floor");
     return;
   }
 
-  const double margin = std::max(options.min_relative, options.min_absolute / std::abs(c.base.mean));
+  const double margin =
+      std::max(options.min_relative, options.min_absolute / std::abs(c.base.mean));
   if (c.ratio_interval.low >= 1 - margin && c.ratio_interval.high <= 1 + margin) {
     c.verdict = Verdict::k_same;
     c.reason = "interval inside +-" + number(100 * margin) + "%: " + evidence(c);

@@ -78,7 +78,7 @@ TEST(LkpTableTest, HugeMeansUseFourSignificantDigits) {
 TEST(LkpTableTest, ExtraColumnsCarryIntervalPAndVerdict) {
   const LkpRow row{"memmap.fsdax-dev.ms", made(32, 4, 30, 3, -0.0625)};
   const std::string line = render_lkp_row(row);
-  EXPECT_NE(line.find("[  -10.0%,   -5.0%]"), std::string::npos) << line;
+  EXPECT_NE(line.find("[  -10.0%,    -5.0%]"), std::string::npos) << line;
   EXPECT_NE(line.find("0.0012"), std::string::npos) << line;
   EXPECT_NE(line.find("faster"), std::string::npos) << line;
 }

@@ -118,8 +118,8 @@ RankTest mann_whitney(std::span<const double> base, std::span<const double> cand
 
   test.method = RankTestMethod::k_asymptotic;
   const double total = n_base + n_candidate;
-  const double variance = n_base * n_candidate / 12 *
-                          ((total + 1) - ranked.tie_term / (total * (total - 1)));
+  const double variance =
+      n_base * n_candidate / 12 * ((total + 1) - ranked.tie_term / (total * (total - 1)));
   if (!(variance > 0)) {
     test.p = 1;  // every value tied: no ordering at all
     return test;

@@ -105,8 +105,7 @@ TEST(MannWhitneyTest, TwoConstantSidesAreSeparated) {
   // 10 x 30 vs 10 x 31: tie term 2 (10^3 - 10) = 1980; sigma^2 = 100/12
   // (21 - 1980/380) = 131.58; z = (100 - 50 - 0.5) / 11.471 = 4.3153;
   // p = 1.594e-5.
-  const RankTest test =
-      mann_whitney(std::vector<double>(10, 30.0), std::vector<double>(10, 31.0));
+  const RankTest test = mann_whitney(std::vector<double>(10, 30.0), std::vector<double>(10, 31.0));
   EXPECT_DOUBLE_EQ(test.u_candidate, 100);
   EXPECT_NEAR(test.p, 1.594e-5, 0.005e-5);
 }

@@ -99,8 +99,8 @@ std::string describe(const PowerEstimate& estimate, const PowerOptions& options)
     std::snprintf(buffer, sizeof buffer,
                   "n=%zu per side: even a %.1f%% slowdown is called slower in only %.0f%% of %d "
                   "trials (from %zu base samples)",
-                  options.samples_per_side, 100 * options.max_effect,
-                  100 * estimate.power_at_max, options.trials, estimate.base_samples);
+                  options.samples_per_side, 100 * options.max_effect, 100 * estimate.power_at_max,
+                  options.trials, estimate.base_samples);
   }
   return buffer;
 }

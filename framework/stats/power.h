@@ -44,10 +44,10 @@ struct PowerEstimate {
   // The smallest d (a fraction, 0.05 = 5 %) detected in >= target_power of
   // the trials, to within tolerance; empty when even max_effect is not.
   std::optional<double> detectable_change;
-  double power_at_max = 0;        // detection rate at max_effect
-  double false_slower_rate = 0;   // "slower" rate at d = 0 (should be ~0)
-  std::size_t base_samples = 0;   // pooled base samples resampled from
-  std::string summary;            // one line for the README / a report
+  double power_at_max = 0;       // detection rate at max_effect
+  double false_slower_rate = 0;  // "slower" rate at d = 0 (should be ~0)
+  std::size_t base_samples = 0;  // pooled base samples resampled from
+  std::string summary;           // one line for the README / a report
 };
 
 // Throws Error(k_usage) when base_runs has fewer than 2 values or the options

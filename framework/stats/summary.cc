@@ -48,7 +48,8 @@ double trimmed_mean(std::span<const double> samples, double fraction) {
   }
   std::vector<double> sorted(samples.begin(), samples.end());
   std::sort(sorted.begin(), sorted.end());
-  const auto cut = static_cast<std::size_t>(std::floor(fraction * static_cast<double>(sorted.size())));
+  const auto cut =
+      static_cast<std::size_t>(std::floor(fraction * static_cast<double>(sorted.size())));
   return mean_of(std::span<const double>(sorted).subspan(cut, sorted.size() - 2 * cut));
 }
 
