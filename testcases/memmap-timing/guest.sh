@@ -71,7 +71,7 @@ done
 
 # The protocol parser ends a value at the next " key=", so keep '=' out of
 # free text.
-clean() { echo "$*" | tr '=\n' ':;' | sed 's/;$//'; }
+clean() { echo "$*" | tr '=\n' ':;' | sed 's/;$//; s/  */ /g; s/ *$//'; }
 fail() { local subject=$1; shift; kseries_result fail "$subject" "$(clean "$*")"; }
 skip() { local subject=$1; shift; kseries_result skip "$subject" "$(clean "$*")"; }
 
@@ -109,7 +109,12 @@ done </tmp/boot-probe.txt
 if [ "$n" -gt 0 ]; then
   kseries_result pass boot-probe "$n boot-time line(s) of $NS"
 else
-  skip boot-probe "no boot-time $FN line in dmesg (dyndbg for mm/mm_init.c not on the command line?)"
+  why=$(grep -E "$NS.*(misaligned|failed|error)" "$KLOG" | sed 's/^\[[^]]*\] *//' | head -n 3 | tr '\n' ' ')
+  if [ -n "$why" ]; then
+    skip boot-probe "no boot-time $FN line in dmesg; the boot-time probe of $NS failed: $why"
+  else
+    skip boot-probe "no boot-time $FN line in dmesg (pr_debug for mm/mm_init.c not enabled on the command line, or $NS not mapped at boot)"
+  fi
 fi
 dmesg -c >/dev/null
 
