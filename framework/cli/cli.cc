@@ -12,6 +12,7 @@ const std::vector<Command>& commands() {
        run_apply},
       {"build", "build a kernel target at the base or a series (each patch with --per-patch)",
        run_build},
+      {"boot", "boot a built kernel in QEMU with emulated pmem and run a testcase", run_boot},
   };
   return table;
 }

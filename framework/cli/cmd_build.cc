@@ -34,8 +34,8 @@ std::string last_toucher(const Series& series, std::size_t upto, const std::stri
   for (std::size_t i = std::min(upto, series.patches.size()); i > 0; --i) {
     for (const auto& touched : diff_files(series.patches[i - 1].diff)) {
       if (touched.new_path == file || touched.old_path == file) {
-        return "patch " + std::to_string(i) + "/" + std::to_string(series.patches.size()) +
-               " '" + series.patches[i - 1].subject.title + "'";
+        return "patch " + std::to_string(i) + "/" + std::to_string(series.patches.size()) + " '" +
+               series.patches[i - 1].subject.title + "'";
       }
     }
   }
@@ -139,19 +139,18 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   report::TestSuite suite;
   suite.name = "kseries build " + target.name;
   suite.timestamp = report::utc_timestamp();
-  suite.properties = {{"target", target.name}, {"base", git::to_hex(base.commit)},
-                      {"base_label", base.label}};
+  suite.properties = {
+      {"target", target.name}, {"base", git::to_hex(base.commit)}, {"base_label", base.label}};
   std::optional<std::size_t> first_broken;
   bool failed = false;
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const Step& step = steps[s];
     const std::string tag = target.name + " @ " + step.label;
-    progress("build " + tag + " (" + git::to_hex(step.commit).substr(0, 12) + " " +
-             step.subject + ")");
+    progress("build " + tag + " (" + git::to_hex(step.commit).substr(0, 12) + " " + step.subject +
+             ")");
     const fs::path log = run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
-    const auto result = builder.build(target, step.commit, log, [&](const std::string& text) {
-      progress(tag + ": " + text);
-    });
+    const auto result = builder.build(
+        target, step.commit, log, [&](const std::string& text) { progress(tag + ": " + text); });
 
     report::TestCase test;
     test.classname = "build." + target.name;
@@ -164,7 +163,8 @@ int run_build(Context& context, const std::vector<std::string>& args) {
     if (result.kernel) {
       const auto& kernel = *result.kernel;
       summary << "  kernel " << kernel.bzimage.string() << "\n";
-      test.properties = {{"kernel", kernel.key}, {"bzImage", kernel.bzimage.string()},
+      test.properties = {{"kernel", kernel.key},
+                         {"bzImage", kernel.bzimage.string()},
                          {"compiler", kernel.compiler},
                          {"warnings", std::to_string(kernel.warnings.size())},
                          {"cached", kernel.cached ? "yes" : "no"}};
@@ -211,7 +211,8 @@ int run_build(Context& context, const std::vector<std::string>& args) {
         std::string line = error.file + ":" + std::to_string(error.line) + ": " + error.message;
         if (top) {
           const std::string who = last_toucher(*top, step.patch, error.file);
-          line += who.empty() ? " (a file the series does not touch)" : " (last touched by " + who + ")";
+          line += who.empty() ? " (a file the series does not touch)"
+                              : " (last touched by " + who + ")";
         }
         summary << "  error: " << line << "\n";
         test.detail += line + "\n";

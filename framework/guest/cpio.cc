@@ -52,8 +52,8 @@ void CpioWriter::add_symlink(const std::string& path, const std::string& target)
   add(path, 0120777, target);
 }
 
-void CpioWriter::add_char_device(const std::string& path, std::uint32_t major,
-                                 std::uint32_t minor, std::uint32_t mode) {
+void CpioWriter::add_char_device(const std::string& path, std::uint32_t major, std::uint32_t minor,
+                                 std::uint32_t mode) {
   add(path, 0020000 | (mode & 07777), {}, major, minor);
 }
 

@@ -55,7 +55,8 @@ fs::path build_initramfs(const InitramfsSources& sources, const fs::path& cache_
     throw usage_error("no guest init at " + (sources.testcases / "lib" / "init").string());
   }
   CpioWriter cpio;
-  for (const char* dir : {"bin", "dev", "proc", "sys", "tmp", "mnt", "testcases", "testcases/bin"}) {
+  for (const char* dir :
+       {"bin", "dev", "proc", "sys", "tmp", "mnt", "testcases", "testcases/bin"}) {
     cpio.add_directory(dir);
   }
   cpio.add_char_device("dev/console", 5, 1);

@@ -33,8 +33,9 @@ TEST(ProtocolTest, ParsesVerbsAndFields) {
 }
 
 TEST(ProtocolTest, KernelMessagesAreNotProtocol) {
-  EXPECT_TRUE(parse_protocol("[    1.234] memmap_init_zone_device initialised 524288 pages in 34ms\n")
-                  .empty());
+  EXPECT_TRUE(
+      parse_protocol("[    1.234] memmap_init_zone_device initialised 524288 pages in 34ms\n")
+          .empty());
 }
 
 }  // namespace

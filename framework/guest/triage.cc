@@ -34,11 +34,13 @@ const std::vector<Rule>& rules() {
       {FindingKind::k_ubsan, std::regex(R"(^UBSAN: )")},
       {FindingKind::k_soft_lockup, std::regex(R"(^watchdog: BUG: soft lockup)")},
       {FindingKind::k_rcu_stall,
-       std::regex(R"(^rcu: INFO: \S+ (self-)?detected stalls?|^INFO: rcu_\S+ (self-)?detected stall)")},
+       std::regex(
+           R"(^rcu: INFO: \S+ (self-)?detected stalls?|^INFO: rcu_\S+ (self-)?detected stall)")},
       {FindingKind::k_hung_task, std::regex(R"(^INFO: task .* blocked for more than)")},
       {FindingKind::k_panic, std::regex(R"(^Kernel panic - not syncing)")},
       {FindingKind::k_oops,
-       std::regex(R"(^Oops: |^general protection fault|^BUG: unable to handle|^BUG: kernel NULL pointer dereference)")},
+       std::regex(
+           R"(^Oops: |^general protection fault|^BUG: unable to handle|^BUG: kernel NULL pointer dereference)")},
       {FindingKind::k_bug, std::regex(R"(^kernel BUG at |^BUG: )")},
       {FindingKind::k_warning, std::regex(R"(^WARNING: CPU: \d+ PID: \d+ at |^WARNING: .* at )")},
   };
@@ -123,10 +125,10 @@ std::vector<Finding> triage_boot(std::string_view console, BootEnd end,
     tail += std::string(lines[i]) + "\n";
   }
   if (end == BootEnd::k_timed_out) {
-    findings.push_back({FindingKind::k_boot_timeout, 0,
-                        "the guest did not finish before its deadline (" + qemu_detail +
-                            "); QEMU was killed",
-                        tail});
+    findings.push_back(
+        {FindingKind::k_boot_timeout, 0,
+         "the guest did not finish before its deadline (" + qemu_detail + "); QEMU was killed",
+         tail});
   } else if (end == BootEnd::k_qemu_failed) {
     bool panicked = false;
     for (const auto& finding : findings) {
@@ -134,8 +136,7 @@ std::vector<Finding> triage_boot(std::string_view console, BootEnd end,
     }
     if (!panicked) {
       findings.push_back({FindingKind::k_qemu_crash, 0,
-                          "QEMU ended without the guest powering off (" + qemu_detail + ")",
-                          tail});
+                          "QEMU ended without the guest powering off (" + qemu_detail + ")", tail});
     }
   }
   return findings;

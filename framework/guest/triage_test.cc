@@ -40,20 +40,21 @@ TEST(TriageTest, ClassifiesEachKind) {
   for (const auto& finding : findings) {
     kinds.push_back(finding.kind);
   }
-  EXPECT_EQ(kinds, (std::vector<FindingKind>{
-                       FindingKind::k_kasan, FindingKind::k_kmsan, FindingKind::k_ubsan,
-                       FindingKind::k_rcu_stall, FindingKind::k_hung_task,
-                       FindingKind::k_soft_lockup, FindingKind::k_oops, FindingKind::k_bug,
-                       FindingKind::k_panic}));
+  EXPECT_EQ(kinds,
+            (std::vector<FindingKind>{
+                FindingKind::k_kasan, FindingKind::k_kmsan, FindingKind::k_ubsan,
+                FindingKind::k_rcu_stall, FindingKind::k_hung_task, FindingKind::k_soft_lockup,
+                FindingKind::k_oops, FindingKind::k_bug, FindingKind::k_panic}));
 }
 
 TEST(TriageTest, CleanLogHasNoFindings) {
-  EXPECT_TRUE(triage_console("[ 0.0] Linux version 6.12.117\n[ 3.0] Run /init as init process\n")
-                  .empty());
+  EXPECT_TRUE(
+      triage_console("[ 0.0] Linux version 6.12.117\n[ 3.0] Run /init as init process\n").empty());
 }
 
 TEST(TriageTest, TimeoutAndQemuCrashAreBootFindings) {
-  auto findings = triage_boot("[ 0.0] Linux version\n", BootEnd::k_timed_out, "timed out after 60 s");
+  auto findings =
+      triage_boot("[ 0.0] Linux version\n", BootEnd::k_timed_out, "timed out after 60 s");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].kind, FindingKind::k_boot_timeout);
   EXPECT_NE(findings[0].excerpt.find("Linux version"), std::string::npos);

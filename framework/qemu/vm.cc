@@ -117,7 +117,7 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
   }
   // A cached probe result: KVM's fate does not change within a day.
   const fs::path cache = m_root / "kvm-probe.json";
-  struct stat qemu_stat{};
+  struct stat qemu_stat {};
   const auto qemu_path = find_program(k_qemu);
   if (qemu_path) {
     ::stat(qemu_path->c_str(), &qemu_stat);

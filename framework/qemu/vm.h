@@ -20,9 +20,9 @@ enum class PmemTopology { k_legacy, k_nvdimm };
 struct VmSpec {
   std::filesystem::path kernel;
   std::filesystem::path initramfs;
-  std::filesystem::path run_dir;   // console.log, protocol.log, bulk.img go here
+  std::filesystem::path run_dir;  // console.log, protocol.log, bulk.img go here
   std::string name = "boot";      // file prefix inside run_dir
-  std::string cmdline;             // after kseries' own console/pmem arguments
+  std::string cmdline;            // after kseries' own console/pmem arguments
   std::string memory = "8G";
   int cpus = 2;
   PmemTopology pmem = PmemTopology::k_legacy;

@@ -46,8 +46,9 @@ TEST(VmTest, NvdimmArgvAndKvmCpu) {
   const auto argv = qemu_argv(spec, "kvm");
   EXPECT_TRUE(has_pair(argv, "-cpu", "host"));
   EXPECT_TRUE(has_pair(argv, "-machine", "pc,nvdimm=on"));
-  EXPECT_TRUE(has_pair(argv, "-object",
-                       "memory-backend-file,id=nvmem0,share=on,mem-path=/r/boot.nvdimm.img,size=4G"));
+  EXPECT_TRUE(
+      has_pair(argv, "-object",
+               "memory-backend-file,id=nvmem0,share=on,mem-path=/r/boot.nvdimm.img,size=4G"));
   EXPECT_TRUE(has_pair(argv, "-device", "nvdimm,id=nvdimm0,memdev=nvmem0"));
   for (const auto& arg : argv) {
     EXPECT_EQ(arg.find("memmap="), std::string::npos) << arg;

@@ -1,0 +1,70 @@
+#include "cases/case_def.h"
+
+#include <sstream>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "sys/files.h"
+
+namespace kseries::cases {
+
+namespace fs = std::filesystem;
+
+CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
+  CaseDef def;
+  def.name = name;
+  def.dir = testcases_dir / name;
+  const fs::path conf = def.dir / "case.conf";
+  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(conf) ||
+      !fs::is_regular_file(def.dir / "guest.sh")) {
+    std::string known;
+    if (fs::is_directory(testcases_dir)) {
+      for (const auto& entry : fs::directory_iterator(testcases_dir)) {
+        if (fs::is_regular_file(entry.path() / "case.conf")) {
+          known += (known.empty() ? "" : ", ") + entry.path().filename().string();
+        }
+      }
+    }
+    throw usage_error(
+        "unknown case '" + name + "' (no " + conf.string() +
+        " with a guest.sh beside it); known cases: " + (known.empty() ? "none" : known));
+  }
+  const std::string text = read_file(conf);
+  int line_no = 0;
+  for (const auto raw : split_lines(text)) {
+    ++line_no;
+    const auto line = trim(raw);
+    if (line.empty() || line.front() == '#') {
+      continue;
+    }
+    const auto colon = line.find(':');
+    const std::string where = conf.string() + ":" + std::to_string(line_no);
+    if (colon == std::string_view::npos) {
+      throw usage_error(where + ": expected 'key: value'");
+    }
+    const std::string key(trim(line.substr(0, colon)));
+    const std::string value(trim(line.substr(colon + 1)));
+    if (key == "description") {
+      def.description = value;
+    } else if (key == "needs") {
+      std::istringstream words(value);
+      for (std::string word; words >> word;) {
+        def.needs.push_back(word);
+      }
+    } else if (key == "cmdline") {
+      def.cmdline = value;
+    } else if (key == "timeout") {
+      try {
+        def.timeout = std::chrono::seconds(std::stoi(value));
+      } catch (const std::exception&) {
+        throw usage_error(where + ": timeout must be a number of seconds, not '" + value + "'");
+      }
+    } else {
+      throw usage_error(where + ": unknown key '" + key +
+                        "' (description, needs, cmdline, timeout)");
+    }
+  }
+  return def;
+}
+
+}  // namespace kseries::cases

@@ -1,0 +1,490 @@
+// kseries boot: boot kernels built by `kseries build` in QEMU with emulated
+// pmem, run a testcase in the guest, triage the serial log, and (with
+// --compare-base) judge the series against the base from interleaved boots.
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "cases/case_def.h"
+#include "cases/memmap_timing.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "git/apply.h"
+#include "guest/initramfs.h"
+#include "guest/protocol.h"
+#include "guest/triage.h"
+#include "kernel/kernel_build.h"
+#include "qemu/vm.h"
+#include "report/junit.h"
+#include "series/series_chain.h"
+#include "stats/lkp_table.h"
+#include "sys/files.h"
+
+namespace kseries::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct KernelUnderTest {
+  std::string name;  // "base" or the series name
+  git_oid commit{};
+  kernel::KernelBuild build;
+  cases::TimingData timing;
+  int boots = 0;
+};
+
+struct BootRecord {
+  std::string kernel;
+  int round = 0;
+  qemu::VmRun run;
+  std::vector<guest::Event> events;
+  std::vector<guest::Finding> findings;
+  bool powered_off = false;
+  double seconds = 0;
+};
+
+const std::vector<std::string> k_memmap_setups = {"fsdax-mem", "fsdax-dev", "devdax-mem",
+                                                  "devdax-dev"};
+
+// "fsdax-dev" -> "map=dev": the name targets use in their `cannot:` lines.
+std::string setup_map(const std::string& setup) {
+  const auto dash = setup.rfind('-');
+  return dash == std::string::npos ? "" : "map=" + setup.substr(dash + 1);
+}
+
+git_oid apply_series_tip(Context& context, const Base& base, const std::string& series_dir,
+                         std::optional<std::size_t> upto, std::string& name) {
+  const auto chain = load_series_chain(series_dir);
+  name = chain.back()->name;
+  git::ApplyRequest request;
+  request.base = base.commit;
+  request.base_label = base.label;
+  for (const auto& series : chain) {
+    request.chain.push_back(series.get());
+  }
+  request.upto = upto;
+  const auto applied = git::apply_chain(context.store(), request);
+  if (!applied.complete || !applied.tip) {
+    throw check_failure("the series " + name + " does not apply onto " + base.label +
+                        " (kseries apply --series " + series_dir + " says more)");
+  }
+  return *applied.tip;
+}
+
+nlohmann::json samples_json(const cases::MetricSamples& samples) {
+  const auto summary = stats::summarize(samples.rebinds);
+  return {{"unit", samples.unit},
+          {"first", samples.first},
+          {"rebinds", samples.rebinds},
+          {"probe", samples.probe},
+          {"pages", samples.pages},
+          {"summary",
+           {{"n", summary.n},
+            {"mean", summary.mean},
+            {"median", summary.median},
+            {"trimmed_mean", summary.trimmed_mean},
+            {"stddev", summary.stddev},
+            {"ci95", {summary.mean_interval.low, summary.mean_interval.high}}}}};
+}
+
+std::string fmt(double value) {
+  std::ostringstream out;
+  out.precision(4);
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+int run_boot(Context& context, const std::vector<std::string>& args) {
+  po::options_description options("kseries boot options");
+  options.add_options()("target", po::value<std::string>()->default_value("pmem"),
+                        "kernel target (built with kseries build if needed)")(
+      "case", po::value<std::string>()->default_value("memmap-timing"), "testcase to run")(
+      "series", po::value<std::string>(), "boot the kernel with this series applied")(
+      "upto", po::value<std::size_t>(), "only the first K patches of the series")(
+      "compare-base", "also boot the base kernel, interleaved, and compare")(
+      "boots", po::value<int>()->default_value(1), "boots per kernel")(
+      "rebinds", po::value<int>()->default_value(30), "rebinds per setup (memmap-timing)")(
+      "setups", po::value<std::string>(),
+      "comma-separated setups (default fsdax-mem,fsdax-dev,devdax-mem,devdax-dev)")(
+      "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
+      "pmem", po::value<std::string>()->default_value("legacy"),
+      "pmem topology: legacy (memmap=SIZE!OFFSET) or nvdimm (QEMU vNVDIMM)")(
+      "size", po::value<std::string>()->default_value("2G"), "pmem size")(
+      "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
+      "timeout", po::value<int>(), "seconds per boot (default: the case's)")(
+      "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
+      "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
+      "make -j when a kernel must be built")("junit", po::value<std::string>(),
+                                             "also write the JUnit XML report here")(
+      "json", po::value<std::string>(), "also write the JSON results here");
+  options.add(base_options());
+  po::variables_map vm;
+  if (!parse_command_line("boot", "[--target T] [--series DIR [--compare-base]] [--case NAME]",
+                          args, options, vm, context)) {
+    return 0;
+  }
+
+  // Phase 1, inputs.
+  const fs::path testcases = vm.count("testcases") ? fs::path(vm["testcases"].as<std::string>())
+                                                   : fs::path(KSERIES_SOURCE_DIR) / "testcases";
+  const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
+  const auto test_case = cases::load_case(testcases, vm["case"].as<std::string>());
+  const std::string pmem = vm["pmem"].as<std::string>();
+  if (pmem != "legacy" && pmem != "nvdimm") {
+    throw usage_error("--pmem must be legacy or nvdimm, not '" + pmem + "'");
+  }
+  const std::string accel_text = vm["accel"].as<std::string>();
+  if (accel_text != "auto" && accel_text != "kvm" && accel_text != "tcg") {
+    throw usage_error("--accel must be auto, kvm or tcg, not '" + accel_text + "'");
+  }
+  if (vm.count("compare-base") && !vm.count("series")) {
+    throw usage_error("--compare-base needs --series");
+  }
+  const int boots = vm["boots"].as<int>();
+  if (boots < 1) {
+    throw usage_error("--boots must be at least 1");
+  }
+  const fs::path run_dir = context.workdir().new_run("boot");
+  report::TestSuite suite;
+  suite.name = "kseries boot " + target.name + " " + test_case.name;
+  suite.timestamp = report::utc_timestamp();
+
+  for (const auto& need : test_case.needs) {
+    if (!target.has_feature(need)) {
+      const std::string reason =
+          "target " + target.name + " lacks '" + need + "' (" +
+          (target.limitation(need).empty() ? target.purpose : target.limitation(need)) + ")";
+      std::cout << "skipped " << test_case.name << " on " << target.name << ": " << reason << "\n";
+      report::TestCase skipped{"boot." + target.name,
+                               test_case.name,
+                               0,
+                               report::CaseStatus::k_skipped,
+                               reason,
+                               "",
+                               {},
+                               ""};
+      suite.cases.push_back(skipped);
+      report::write_junit(run_dir / "junit.xml", {suite});
+      if (vm.count("junit")) {
+        report::write_junit(vm["junit"].as<std::string>(), {suite});
+      }
+      return 0;
+    }
+  }
+
+  // Phase 2, kernels: built (or found in the cache) by the build stage.
+  const Base base = resolve_base(context, vm);
+  std::vector<KernelUnderTest> kernels;
+  std::optional<std::size_t> upto;
+  if (vm.count("upto")) {
+    upto = vm["upto"].as<std::size_t>();
+  }
+  if (!vm.count("series") || vm.count("compare-base")) {
+    kernels.push_back({"base", base.commit, {}, {}, 0});
+  }
+  if (vm.count("series")) {
+    std::string name;
+    const git_oid tip = apply_series_tip(context, base, vm["series"].as<std::string>(), upto, name);
+    kernels.push_back({name, tip, {}, {}, 0});
+  }
+  kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
+                                std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
+  for (auto& k : kernels) {
+    progress("kernel " + k.name + " for " + target.name + " (" +
+             git::to_hex(k.commit).substr(0, 12) + ")");
+    const auto built =
+        builder.build(target, k.commit, run_dir / ("build-" + k.name + ".log"),
+                      [&](const std::string& text) { progress(k.name + ": " + text); });
+    if (!built.kernel) {
+      std::string why = built.status == kernel::StepStatus::k_not_constructible
+                            ? "target " + target.name + " is not constructible"
+                            : "does not build";
+      for (const auto& error : built.errors) {
+        why += "\n  " + error.file + ":" + std::to_string(error.line) + ": " + error.message;
+      }
+      for (const auto& line : built.dropped) {
+        why += "\n  dropped: " + line;
+      }
+      throw check_failure("kernel " + k.name + " for " + target.name + " " + why + " (log " +
+                          built.log.string() + ")");
+    }
+    k.build = *built.kernel;
+  }
+
+  // Phase 3, guest: initramfs and accelerator.
+  const fs::path initramfs = guest::build_initramfs(
+      {testcases, "/bin/busybox"}, context.workdir().root() / "initramfs", context.runner());
+  qemu::Vm vm_runner(context.runner(), context.workdir().root());
+  qemu::VmSpec spec;
+  spec.initramfs = initramfs;
+  spec.run_dir = run_dir;
+  spec.pmem = pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
+  spec.pmem_size = vm["size"].as<std::string>();
+  spec.timeout =
+      vm.count("timeout") ? std::chrono::seconds(vm["timeout"].as<int>()) : test_case.timeout;
+  spec.kernel = kernels.front().build.bzimage;
+  vm_runner.choose_accel(accel_text == "kvm"   ? qemu::Accel::k_kvm
+                         : accel_text == "tcg" ? qemu::Accel::k_tcg
+                                               : qemu::Accel::k_auto,
+                         spec);
+  progress("accelerator: " + vm_runner.accel_note());
+
+  // The case's arguments; setups the target cannot do are skipped with the reason.
+  std::vector<std::string> case_args;
+  std::vector<std::pair<std::string, std::string>> skipped_setups;
+  if (test_case.name == "memmap-timing") {
+    std::vector<std::string> setups;
+    if (vm.count("setups")) {
+      std::istringstream list(vm["setups"].as<std::string>());
+      for (std::string s; std::getline(list, s, ',');) {
+        setups.push_back(s);
+      }
+    } else {
+      setups = k_memmap_setups;
+    }
+    std::string kept;
+    for (const auto& setup : setups) {
+      const std::string why = target.limitation(setup_map(setup));
+      if (!why.empty()) {
+        skipped_setups.emplace_back(setup, why);
+      } else {
+        kept += (kept.empty() ? "" : ":") + setup;
+      }
+    }
+    case_args.push_back("rebinds=" + std::to_string(vm["rebinds"].as<int>()));
+    case_args.push_back("setups=" + kept);
+  }
+  if (vm.count("args")) {
+    case_args.push_back(vm["args"].as<std::string>());
+  }
+  std::string joined_args;
+  for (const auto& arg : case_args) {
+    joined_args += (joined_args.empty() ? "" : ",") + arg;
+  }
+
+  // Phase 4, boots: interleaved A B A B so drift on this shared machine hits
+  // both kernels alike.
+  std::vector<BootRecord> records;
+  bool failed = false;
+  for (int round = 1; round <= boots; ++round) {
+    for (auto& k : kernels) {
+      BootRecord record;
+      record.kernel = k.name;
+      record.round = round;
+      qemu::VmSpec boot = spec;
+      boot.kernel = k.build.bzimage;
+      boot.name =
+          k.name == "base" ? "base-" + std::to_string(round) : "series-" + std::to_string(round);
+      boot.cmdline = test_case.cmdline;
+      if (!target.cmdline.empty()) {
+        boot.cmdline += " " + target.cmdline;
+      }
+      boot.cmdline += " kseries.case=" + test_case.name;
+      if (!joined_args.empty()) {
+        boot.cmdline += " kseries.args=" + joined_args;
+      }
+      progress("boot " + std::to_string(round) + "/" + std::to_string(boots) + " " + k.name + " (" +
+               vm_runner.accel() + ", " + pmem + " pmem " + spec.pmem_size + ")");
+      record.run = vm_runner.boot(boot);
+      record.seconds = static_cast<double>(record.run.process.elapsed.count()) / 1000.0;
+      const std::string console =
+          fs::exists(record.run.console) ? read_file(record.run.console) : "";
+      const std::string protocol =
+          fs::exists(record.run.protocol) ? read_file(record.run.protocol) : "";
+      record.events = guest::parse_protocol(protocol);
+      for (const auto& event : record.events) {
+        record.powered_off = record.powered_off || event.verb == "poweroff";
+      }
+      const auto end = record.powered_off ? guest::BootEnd::k_powered_off
+                       : record.run.process.end == ProcessEnd::k_timed_out
+                           ? guest::BootEnd::k_timed_out
+                           : guest::BootEnd::k_qemu_failed;
+      record.findings = guest::triage_boot(console, end, record.run.process.describe());
+      const auto measured = guest::measurements(record.events);
+      cases::add_boot(k.timing, measured);
+      ++k.boots;
+      progress("boot " + std::to_string(round) + " " + k.name + ": " +
+               std::to_string(measured.size()) + " measurements, " +
+               std::to_string(record.findings.size()) + " findings, " +
+               std::to_string(static_cast<int>(record.seconds)) + " s");
+      records.push_back(std::move(record));
+    }
+  }
+
+  // Phase 5, judge and report.
+  std::ostringstream out;
+  out << "accelerator: " << vm_runner.accel_note() << "\n";
+  if (vm_runner.accel() == "tcg") {
+    out << "note: TCG emulation, not KVM: absolute times are not comparable with the series'"
+           " VM numbers; compare ratios\n";
+  }
+  if (kernels.size() > 1) {
+    out << "boots interleaved: " << boots << " round(s) of base, " << kernels.back().name << "\n";
+  }
+  nlohmann::json json = {{"target", target.name},
+                         {"case", test_case.name},
+                         {"accel", vm_runner.accel()},
+                         {"accel_note", vm_runner.accel_note()},
+                         {"pmem", pmem},
+                         {"pmem_size", spec.pmem_size},
+                         {"interleaved", kernels.size() > 1},
+                         {"run_dir", run_dir.string()}};
+  suite.properties = {{"accel", vm_runner.accel()},
+                      {"accel_note", vm_runner.accel_note()},
+                      {"target", target.name},
+                      {"case", test_case.name}};
+  for (const auto& [setup, why] : skipped_setups) {
+    out << "skipped setup " << setup << ": " << why << "\n";
+    suite.cases.push_back({"boot." + target.name + "." + test_case.name,
+                           setup,
+                           0,
+                           report::CaseStatus::k_skipped,
+                           why,
+                           "",
+                           {},
+                           ""});
+  }
+  for (const auto& record : records) {
+    report::TestCase test;
+    test.classname = "boot." + target.name + "." + test_case.name;
+    test.name = "boot " + record.kernel + " #" + std::to_string(record.round);
+    test.seconds = record.seconds;
+    test.properties = {{"accel", record.run.accel}, {"console", record.run.console.string()}};
+    std::string problems;
+    for (const auto& finding : record.findings) {
+      problems += std::string(guest::to_string(finding.kind)) + ": " + finding.title + "\n";
+      test.detail += finding.excerpt + "\n";
+    }
+    if (!record.powered_off && record.findings.empty()) {
+      problems += "the guest did not power off\n";
+    }
+    for (const auto& event : record.events) {
+      if (event.verb == "guest-error") {
+        problems += "guest error: " + event.get("reason") + "\n";
+      }
+    }
+    if (!problems.empty()) {
+      failed = true;
+      test.status = report::CaseStatus::k_failed;
+      test.message = problems.substr(0, problems.find('\n'));
+      out << "FAILED " << test.name << " (" << record.run.console.string() << ")\n" << problems;
+    }
+    suite.cases.push_back(std::move(test));
+    for (const auto& event : record.events) {
+      if (event.verb != "result") {
+        continue;
+      }
+      report::TestCase result;
+      result.classname = "case." + target.name + "." + test_case.name + "." + record.kernel;
+      result.name = event.get("subject") + " #" + std::to_string(record.round);
+      const std::string status = event.get("status");
+      if (status == "fail") {
+        failed = true;
+        result.status = report::CaseStatus::k_failed;
+        out << "FAILED " << record.kernel << " " << event.get("subject") << ": "
+            << event.get("reason") << "\n";
+      } else if (status == "skip") {
+        result.status = report::CaseStatus::k_skipped;
+      }
+      result.message = event.get("reason");
+      suite.cases.push_back(std::move(result));
+    }
+  }
+  for (auto& k : kernels) {
+    out << cases::render_summary_table(k.name + " (" + k.build.key.substr(0, 12) + ")", k.timing);
+    for (const auto& [setup, share] : cases::memmap_share_of_bind(k.timing)) {
+      out << "  " << setup << ": memmap_init_zone_device() is " << fmt(share * 100)
+          << "% of the whole bind (ftrace ns / user-space bind ns)\n";
+    }
+    nlohmann::json setups;
+    for (const auto& [key, samples] : k.timing) {
+      setups[key.first][key.second] = samples_json(samples);
+    }
+    json["kernels"][k.name] = {{"commit", git::to_hex(k.commit)},
+                               {"kernel", k.build.key},
+                               {"bzImage", k.build.bzimage.string()},
+                               {"boots", k.boots},
+                               {"setups", setups}};
+    if (kernels.size() == 1) {
+      for (const auto& [key, samples] : k.timing) {
+        const auto summary = stats::summarize(samples.rebinds);
+        suite.cases.push_back({"timing." + target.name + "." + k.name,
+                               key.first + " " + key.second,
+                               0,
+                               report::CaseStatus::k_passed,
+                               "",
+                               "",
+                               {{"n", std::to_string(summary.n)},
+                                {"mean", fmt(summary.mean)},
+                                {"ci95", "[" + fmt(summary.mean_interval.low) + ", " +
+                                             fmt(summary.mean_interval.high) + "]"},
+                                {"unit", samples.unit}},
+                               ""});
+      }
+    }
+  }
+  if (kernels.size() == 2) {
+    const auto& a = kernels[0];
+    const auto& b = kernels[1];
+    std::vector<stats::LkpRow> rows;
+    for (const auto& [key, samples] : a.timing) {
+      auto other = b.timing.find(key);
+      if (other == b.timing.end() || samples.rebinds.empty()) {
+        continue;
+      }
+      const auto comparison = stats::compare(samples.rebinds, other->second.rebinds,
+                                             cases::compare_options_for(samples.unit));
+      rows.push_back({key.second + "." + key.first, comparison});
+      const std::string verdict(stats::verdict_name(comparison.verdict));
+      json["comparison"].push_back(
+          {{"setup", key.first},
+           {"metric", key.second},
+           {"unit", samples.unit},
+           {"ratio", comparison.ratio},
+           {"relative_change", comparison.relative_change},
+           {"ci95", {comparison.ratio_interval.low, comparison.ratio_interval.high}},
+           {"p", comparison.rank_test.p},
+           {"verdict", verdict},
+           {"reason", comparison.reason}});
+      report::TestCase test;
+      test.classname = "compare." + target.name + "." + test_case.name;
+      test.name = key.first + " " + key.second + " " + b.name + " vs base";
+      test.properties = {{"n_base", std::to_string(comparison.base.n)},
+                         {"n_series", std::to_string(comparison.candidate.n)},
+                         {"mean_base", fmt(comparison.base.mean)},
+                         {"mean_series", fmt(comparison.candidate.mean)},
+                         {"change", fmt(comparison.relative_change * 100) + "%"},
+                         {"ci95_ratio", "[" + fmt(comparison.ratio_interval.low) + ", " +
+                                            fmt(comparison.ratio_interval.high) + "]"},
+                         {"p", fmt(comparison.rank_test.p)},
+                         {"verdict", verdict}};
+      if (comparison.verdict == stats::Verdict::k_slower) {
+        failed = true;
+        test.status = report::CaseStatus::k_failed;
+        test.message = "slower: " + comparison.reason;
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    out << stats::render_lkp_table("base", b.name, rows);
+  }
+  out << "run directory " << run_dir.string() << "\n";
+  std::cout << out.str();
+  write_new_file(run_dir / "boot.txt", out.str());
+  write_new_file(run_dir / "results.json", json.dump(2) + "\n");
+  report::write_junit(run_dir / "junit.xml", {suite});
+  if (vm.count("junit")) {
+    report::write_junit(vm["junit"].as<std::string>(), {suite});
+  }
+  if (vm.count("json")) {
+    write_file(vm["json"].as<std::string>(), json.dump(2) + "\n");
+  }
+  return failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
+}
+
+}  // namespace kseries::cli
