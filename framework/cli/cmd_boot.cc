@@ -90,6 +90,16 @@ nlohmann::json samples_json(const cases::MetricSamples& samples) {
             {"ci95", {summary.mean_interval.low, summary.mean_interval.high}}}}};
 }
 
+// Series names hold '/' ("zone-device-memmap/v6"): not in a file name.
+std::string file_safe(std::string name) {
+  for (char& c : name) {
+    if (c == '/' || c == ' ') {
+      c = '-';
+    }
+  }
+  return name;
+}
+
 std::string fmt(double value) {
   std::ostringstream out;
   out.precision(4);
@@ -131,10 +141,6 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
 
   // Phase 1, inputs.
-  const fs::path testcases = vm.count("testcases") ? fs::path(vm["testcases"].as<std::string>())
-                                                   : fs::path(KSERIES_SOURCE_DIR) / "testcases";
-  const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
-  const auto test_case = cases::load_case(testcases, vm["case"].as<std::string>());
   const std::string pmem = vm["pmem"].as<std::string>();
   if (pmem != "legacy" && pmem != "nvdimm") {
     throw usage_error("--pmem must be legacy or nvdimm, not '" + pmem + "'");
@@ -150,6 +156,10 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (boots < 1) {
     throw usage_error("--boots must be at least 1");
   }
+  const fs::path testcases = vm.count("testcases") ? fs::path(vm["testcases"].as<std::string>())
+                                                   : fs::path(KSERIES_SOURCE_DIR) / "testcases";
+  const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
+  const auto test_case = cases::load_case(testcases, vm["case"].as<std::string>());
   const fs::path run_dir = context.workdir().new_run("boot");
   report::TestSuite suite;
   suite.name = "kseries boot " + target.name + " " + test_case.name;
@@ -199,7 +209,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     progress("kernel " + k.name + " for " + target.name + " (" +
              git::to_hex(k.commit).substr(0, 12) + ")");
     const auto built =
-        builder.build(target, k.commit, run_dir / ("build-" + k.name + ".log"),
+        builder.build(target, k.commit, run_dir / ("build-" + file_safe(k.name) + ".log"),
                       [&](const std::string& text) { progress(k.name + ": " + text); });
     if (!built.kernel) {
       std::string why = built.status == kernel::StepStatus::k_not_constructible

@@ -1,0 +1,60 @@
+# kseries boot with stand-in make and QEMU: KVM is tried and TCG used (and
+# said), base and series boots are interleaved and compared with a verdict,
+# a panic and a hung guest are classified, and no QEMU survives.
+source "$(dirname "$0")/lib.bash"
+export PATH="$SRC/tests/fake-bin:$PATH"
+[ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
+repo=$TMP/toy
+mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/cases/demo" "$TMP/cases/lib"
+git -C "$repo" init -q -b main
+printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
+printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
+chmod +x "$repo/scripts/kconfig/merge_config.sh"
+echo "int a;" >"$repo/a.c"
+git -C "$repo" add -A && git -C "$repo" commit -q -m base
+base=$(git -C "$repo" rev-parse HEAD)
+echo fast >"$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: go faster"
+git -C "$repo" format-patch -q -o "$TMP/series/demo/v1" --base="$base" HEAD~1
+(cd "$TMP/series/demo/v1" && ls *.patch >series)
+echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
+printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
+printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
+printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
+printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
+chmod +x "$TMP/cases/demo/guest.sh"
+printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
+        --base "$base")
+
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --series "$TMP/series/demo/v1" --compare-base \
+  --boots 2 --json "$TMP/r.json" --junit "$TMP/j.xml"
+expect_grep "accelerator: TCG: KVM failed (exit 1: qemu-system-x86_64: error: failed to set MSR 0x10a" "$TMP/out"
+expect_grep "note: TCG emulation, not KVM" "$TMP/out"
+expect_grep "boots interleaved: 2 round(s) of base, demo/v1" "$TMP/out"
+expect_grep "faster.*memmap_init_ms.devdax-mem" "$TMP/out"
+expect_grep "%change" "$TMP/out"
+# Interleaved: base 1, series 1, base 2, series 2.
+grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/2 base boot 1/2 demo/v1 boot 2/2 base boot 2/2 demo/v1" \
+  || fail "boots were not interleaved: $(grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ')"
+grep -q '"verdict": "faster"' "$TMP/r.json" || fail "no faster verdict in the JSON"
+expect_grep 'name="verdict" value="faster"' "$TMP/j.xml"
+expect_grep 'name="accel" value="tcg"' "$TMP/j.xml"
+
+# A panic is a classified failure even though QEMU exited 0.
+FAKE_QEMU_MODE=panic expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy
+expect_grep "panic: Kernel panic - not syncing: VFS: Unable to mount root fs" "$TMP/out"
+
+# A hung guest is killed at its deadline; no QEMU survives.
+FAKE_QEMU_MODE=hang expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy --timeout 2
+expect_grep "boot-timeout: the guest did not finish before its deadline (timed out after 2 s)" "$TMP/out"
+sleep 0.5
+pgrep -f "qemu-system-x86_64.*$TMP" >/dev/null && fail "a QEMU survived"
+
+# A target without pmem: skipped with the reason, not failed.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target nopmem
+expect_grep "skipped demo on nopmem: target nopmem lacks 'pmem'" "$TMP/out"
+expect_exit 2 "$KSERIES" boot "${common[@]}" --target toy --case nosuchcase
+expect_grep "unknown case 'nosuchcase'.*known cases: demo" "$TMP/err"
+expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --pmem floppy
+expect_grep "pmem must be legacy or nvdimm" "$TMP/err"
+echo "PASS"
