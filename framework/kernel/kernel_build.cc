@@ -1,5 +1,9 @@
 #include "kernel/kernel_build.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -35,9 +39,7 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string make_failure_text(const ProcessResult& result) {
-  return "make " + result.describe();
-}
+std::string make_failure_text(const ProcessResult& result) { return "make " + result.describe(); }
 
 }  // namespace
 
@@ -173,6 +175,20 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   fs::create_directories(dir / "kernels");
   fs::create_directories(dir / "configs");
 
+  // One kseries at a time per target directory: a second one waits.
+  const int lock = ::open((dir / "lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0) {
+    throw infra_error("cannot open " + (dir / "lock").string());
+  }
+  struct LockGuard {
+    int fd;
+    ~LockGuard() { ::close(fd); }
+  } guard{lock};
+  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    progress("waiting for another kseries that is building target " + target.name);
+    ::flock(lock, LOCK_EX);
+  }
+
   // Same tree, same fragments, same toolchain: the kernel built before, at
   // once, without even a checkout.
   git::TreePtr tree = m_store.commit_tree(commit);
@@ -204,8 +220,8 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   const auto checkout_started = Clock::now();
   const std::size_t changed = source.move_to(m_store, commit);
   progress("checkout " + git::to_hex(commit).substr(0, 12) + ": " + std::to_string(changed) +
-           " files written in " + std::to_string(static_cast<int>(seconds_since(checkout_started))) +
-           " s");
+           " files written in " +
+           std::to_string(static_cast<int>(seconds_since(checkout_started))) + " s");
 
   // Configure the kernel's way: base config, merge_config.sh, olddefconfig.
   auto run_config_step = [&](std::vector<std::string> argv, const std::string& what) {
@@ -213,8 +229,8 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
     step.cwd = dir / "src";
     const auto outcome = m_runner.run(step);
     if (!outcome.ok()) {
-      throw infra_error("target " + target.name + ": " + what + " failed (" +
-                        outcome.describe() + "); see " + log.string());
+      throw infra_error("target " + target.name + ": " + what + " failed (" + outcome.describe() +
+                        "); see " + log.string());
     }
   };
   run_config_step(make_command(target, {target.base}), "make " + target.base);
@@ -287,8 +303,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
       progress(text);
     }
   };
-  progress(std::string(clean ? "clean" : "incremental") + " build: " +
-           format_command(make.argv));
+  progress(std::string(clean ? "clean" : "incremental") + " build: " + format_command(make.argv));
   const auto outcome = m_runner.run(make);
   result.compiled = compiled;
   const std::string log_text = fs::exists(log) ? read_file(log) : "";
