@@ -361,6 +361,22 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                            ""});
   }
   for (const auto& record : records) {
+    nlohmann::json findings = nlohmann::json::array();
+    for (const auto& finding : record.findings) {
+      findings.push_back({{"kind", guest::to_string(finding.kind)},
+                          {"line", finding.line},
+                          {"title", finding.title}});
+    }
+    json["boots"].push_back({{"kernel", record.kernel},
+                             {"round", record.round},
+                             {"accel", record.run.accel},
+                             {"seconds", record.seconds},
+                             {"qemu", record.run.process.describe()},
+                             {"powered_off", record.powered_off},
+                             {"console", record.run.console.string()},
+                             {"protocol", record.run.protocol.string()},
+                             {"argv", record.run.argv},
+                             {"findings", findings}});
     report::TestCase test;
     test.classname = "boot." + target.name + "." + test_case.name;
     test.name = "boot " + record.kernel + " #" + std::to_string(record.round);
