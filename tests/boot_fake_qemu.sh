@@ -40,6 +40,11 @@ grep -q '"verdict": "faster"' "$TMP/r.json" || fail "no faster verdict in the JS
 expect_grep 'name="verdict" value="faster"' "$TMP/j.xml"
 expect_grep 'name="accel" value="tcg"' "$TMP/j.xml"
 
+# A/A control: base against base gives "same" and a power estimate.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base --boots 1
+expect_grep "same.*memmap_init_ms.fsdax-dev" "$TMP/out"
+expect_grep "^power fsdax-dev memmap_init_ms: " "$TMP/out"
+
 # A panic is a classified failure even though QEMU exited 0.
 FAKE_QEMU_MODE=panic expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy
 expect_grep "panic: Kernel panic - not syncing: VFS: Unable to mount root fs" "$TMP/out"

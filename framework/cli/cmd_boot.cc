@@ -20,6 +20,7 @@
 #include "report/junit.h"
 #include "series/series_chain.h"
 #include "stats/lkp_table.h"
+#include "stats/power.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
@@ -116,7 +117,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "case", po::value<std::string>()->default_value("memmap-timing"), "testcase to run")(
       "series", po::value<std::string>(), "boot the kernel with this series applied")(
       "upto", po::value<std::size_t>(), "only the first K patches of the series")(
-      "compare-base", "also boot the base kernel, interleaved, and compare")(
+      "compare-base",
+      "also boot the base kernel, interleaved, and compare; without --series: base against "
+      "base (an A/A control that also estimates the smallest detectable change)")(
       "boots", po::value<int>()->default_value(1), "boots per kernel")(
       "rebinds", po::value<int>()->default_value(30), "rebinds per setup (memmap-timing)")(
       "setups", po::value<std::string>(),
@@ -148,9 +151,6 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   const std::string accel_text = vm["accel"].as<std::string>();
   if (accel_text != "auto" && accel_text != "kvm" && accel_text != "tcg") {
     throw usage_error("--accel must be auto, kvm or tcg, not '" + accel_text + "'");
-  }
-  if (vm.count("compare-base") && !vm.count("series")) {
-    throw usage_error("--compare-base needs --series");
   }
   const int boots = vm["boots"].as<int>();
   if (boots < 1) {
@@ -197,6 +197,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
   if (!vm.count("series") || vm.count("compare-base")) {
     kernels.push_back({"base", base.commit, {}, {}, 0});
+  }
+  if (vm.count("compare-base") && !vm.count("series")) {
+    kernels.push_back({"base-again", base.commit, {}, {}, 0});
   }
   if (vm.count("series")) {
     std::string name;
@@ -498,6 +501,28 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       suite.cases.push_back(std::move(test));
     }
     out << stats::render_lkp_table("base", b.name, rows);
+    if (b.name == "base-again") {
+      // A/A: how small a slowdown would the same setting have detected?
+      for (const auto& [key, samples] : a.timing) {
+        auto other = b.timing.find(key);
+        if (other == b.timing.end() || samples.rebinds.size() < 2) {
+          continue;
+        }
+        std::vector<double> pooled = samples.rebinds;
+        pooled.insert(pooled.end(), other->second.rebinds.begin(), other->second.rebinds.end());
+        stats::PowerOptions power;
+        power.samples_per_side = samples.rebinds.size();
+        power.compare = cases::compare_options_for(samples.unit);
+        power.compare.bootstrap.resamples = 1000;
+        power.quantum = samples.unit == "ms" ? 1 : 0;
+        const auto estimate = stats::estimate_power(pooled, power);
+        out << "power " << key.first << " " << key.second << ": " << estimate.summary << "\n";
+        json["power"].push_back({{"setup", key.first},
+                                 {"metric", key.second},
+                                 {"detectable_change", estimate.detectable_change.value_or(-1)},
+                                 {"summary", estimate.summary}});
+      }
+    }
   }
   out << "run directory " << run_dir.string() << "\n";
   std::cout << out.str();
