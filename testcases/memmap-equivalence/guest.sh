@@ -1,0 +1,208 @@
+#!/bin/busybox sh
+# memmap-equivalence: per pmem setup, dump the struct pages the fast path
+# wrote and the ones the slow path wrote, for the host oracle to compare
+# (framework/oracle). Same boot, same device:
+#   1. configure + first bind (tracepoint off), then unbind
+#   2. rebind with page_ref_set off (the series' fast path)   -> dump <setup>-fast
+#   3. unbind, enable page_ref_set, rebind (slow path), off   -> dump <setup>-slow
+#   4. (proof) unbind, unwritten_index=K, rebind (fast path)  -> dump <setup>-unwritten
+#      one struct page re-poisoned after the init: the host must flag it.
+# memmap_dump.ko poisons every struct page memmap_init_zone_device() is about
+# to initialise (kretprobe at entry), so a page no path writes reads back as
+# 0xc3 bytes, not as the previous bind's contents.
+#
+# Arguments (key=value words; /init splits kseries.args on commas):
+#   setups=A+B+...   default fsdax-mem fsdax-dev devdax-mem devdax-dev
+#   unwritten=K|off  index (in the init range) of the page left unwritten in
+#                    step 4 (default 513: tail 1 of the second compound page
+#                    for 2 MiB devdax, an ordinary page for fsdax)
+#   module=PATH      memmap_dump.ko (default: first found of
+#                    /testcases/memmap-dump/memmap_dump.ko,
+#                    /testcases/memmap-equivalence/memmap_dump.ko)
+# Per setup: blobs <setup>-fast, <setup>-slow[, <setup>-unwritten], measures
+# page_ref_set_events (slow bind; proof the slow path ran) and dump_bytes,
+# and one result: pass = dumps collected (the verdict is the host's), fail =
+# a bind or a dump failed, skip = the setup cannot run on this target.
+
+. /testcases/lib/kseries.sh
+
+ND=/sys/bus/nd
+DAXBUS=/sys/bus/dax
+REGION=$ND/devices/region0
+NS=namespace0.0
+T=/sys/kernel/tracing
+TI=$T/instances/kseries-pageref
+MMD=/sys/kernel/debug/memmap_dump
+PARAMS=/sys/module/memmap_dump/parameters
+ERR=/tmp/memmap-eq.err
+OUT=/tmp/memmap-eq
+
+setups=""
+unwritten=513
+module=""
+in_setups=0
+
+clean() { echo "$*" | tr '=\n' ':;' | sed 's/;$//; s/  */ /g; s/ *$//'; }
+fail() { local subject=$1; shift; kseries_result fail "$subject" "$(clean "$*")"; }
+skip() { local subject=$1; shift; kseries_result skip "$subject" "$(clean "$*")"; }
+
+for arg in "$@"; do
+  case "$arg" in
+    setups=*) setups="$setups $(echo "${arg#setups=}" | tr '+:' '  ')"; in_setups=1 ;;
+    unwritten=*) unwritten=${arg#unwritten=}; in_setups=0 ;;
+    module=*) module=${arg#module=}; in_setups=0 ;;
+    '') ;;
+    *=*) fail arguments "unknown argument '$arg' (known: setups unwritten module)"; exit 2 ;;
+    *) if [ "$in_setups" = 1 ]; then setups="$setups $arg"; else fail arguments "unexpected word '$arg'"; exit 2; fi ;;
+  esac
+done
+[ -n "$(echo $setups)" ] || setups="fsdax-mem fsdax-dev devdax-mem devdax-dev"
+case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a number or off"; exit 2 ;; esac
+mkdir -p "$OUT"
+
+sysw() {
+  if ! { echo "$2" >"$1"; } 2>"$ERR"; then
+    echo "writing '$2' to $1: $(sed 's/^.*write error: //' "$ERR" | tr '\n' ' ')" >"$ERR"
+    return 1
+  fi
+}
+err() { cat "$ERR" 2>/dev/null; }
+
+# ---- the dumper module ----
+if [ -z "$module" ]; then
+  for m in /testcases/memmap-dump/memmap_dump.ko /testcases/memmap-equivalence/memmap_dump.ko; do
+    [ -f "$m" ] && { module=$m; break; }
+  done
+fi
+if [ -z "$module" ] || [ ! -f "$module" ]; then
+  for s in $setups; do skip "$s" "no memmap_dump.ko in the initramfs (built by framework/oracle/module_build for this kernel)"; done
+  exit 0
+fi
+if ! insmod "$module" 2>"$ERR"; then
+  why="insmod $module: $(err | tr '\n' ' ') $(dmesg | grep -i -m 3 -E 'memmap_dump|kretprobe|module' | tr '\n' ' ')"
+  for s in $setups; do fail "$s" "$why"; done
+  exit 0
+fi
+
+# ---- page_ref_set in a trace instance of its own ----
+have_tp=0
+mkdir -p "$TI" 2>/dev/null
+if [ -w "$TI/events/page_ref/page_ref_set/enable" ]; then
+  echo 1024 >"$TI/buffer_size_kb" 2>/dev/null
+  echo 1 >"$TI/tracing_on"
+  have_tp=1
+fi
+tp_on() { echo >"$TI/trace"; echo 1 >"$TI/events/page_ref/page_ref_set/enable"; }
+tp_off() { echo 0 >"$TI/events/page_ref/page_ref_set/enable" 2>/dev/null; }
+tp_count() { cat "$TI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
+
+# ---- namespace state (as testcases/memmap-timing/guest.sh) ----
+free_ns() {
+  local d drv
+  for d in "$ND"/devices/pfn* "$ND"/devices/dax* "$ND"/devices/btt*; do
+    [ -e "$d/namespace" ] || continue
+    [ "$(cat "$d/namespace" 2>/dev/null)" = "$NS" ] || continue
+    if [ -e "$d/driver" ]; then
+      drv=$(basename "$(readlink -f "$d/driver")")
+      echo "${d##*/}" >"$ND/drivers/$drv/unbind" 2>/dev/null
+    fi
+    echo "" >"$d/namespace" 2>/dev/null
+  done
+  if [ -e "$ND/devices/$NS/driver" ]; then
+    drv=$(basename "$(readlink -f "$ND/devices/$NS/driver")")
+    echo "$NS" >"$ND/drivers/$drv/unbind" 2>/dev/null
+  fi
+}
+
+# dump SETUP KIND: snapshot the memmap of the device just bound, send it.
+dump() {
+  local f="$OUT/$1-$2.mmd"
+  if ! cat "$MMD/dump" >"$f" 2>"$ERR"; then
+    problems="$problems dump $2: $(err | tr '\n' ' ') (last: $(cat "$MMD/last"));"
+    return 1
+  fi
+  kseries_measure "$1" 0 dump_bytes "$(wc -c <"$f")" bytes kind="$2" last="$(cat "$MMD/last" | tr ' =' ',:')"
+  kseries_put "$1-$2" "$f" || problems="$problems kseries_put $1-$2 failed;"
+  rm -f "$f"
+}
+
+# rebind SETUP KIND TRACE: unbind and bind again, tracepoint on or off.
+rebind() {
+  local setup=$1 kind=$2 trace=$3
+  sysw "$unbindfile" "$bdev" || { problems="$problems $kind unbind: $(err);"; return 1; }
+  [ "$trace" = on ] && tp_on
+  if ! sysw "$bindfile" "$bdev"; then
+    tp_off
+    problems="$problems $kind bind: $(err) $(dmesg | tail -n 3 | tr '\n' ' ');"
+    return 1
+  fi
+  if [ "$trace" = on ]; then
+    tp_off
+    kseries_measure "$setup" 0 page_ref_set_events "$(tp_count)" count kind="$kind"
+  fi
+  return 0
+}
+
+run_setup() {
+  local name=$1 type map mode dev drv D
+  problems=""
+  case "$name" in
+    fsdax-mem) type=fsdax; mode=ram ;;
+    fsdax-dev) type=fsdax; mode=pmem ;;
+    devdax-mem) type=devdax; mode=ram ;;
+    devdax-dev) type=devdax; mode=pmem ;;
+    *) fail "$name" "unknown setup (fsdax-mem fsdax-dev devdax-mem devdax-dev)"; return ;;
+  esac
+  [ -d "$REGION" ] || { fail "$name" "no $REGION (no pmem: memmap:SIZE!OFFSET missing?)"; return; }
+  if [ "$type" = fsdax ]; then
+    drv=nd_pmem; dev=$(cat "$REGION/pfn_seed" 2>/dev/null)
+  else
+    [ -d "$ND/drivers/dax_pmem" ] || { skip "$name" "no dax_pmem driver (CONFIG_DEV_DAX_PMEM off)"; return; }
+    drv=dax_pmem; dev=$(cat "$REGION/dax_seed" 2>/dev/null)
+  fi
+  [ -n "$dev" ] && [ -d "$ND/devices/$dev" ] || { fail "$name" "no $type seed device in $REGION"; return; }
+  D=$ND/devices/$dev
+  free_ns
+  sysw "$D/uuid" "$(cat /proc/sys/kernel/random/uuid)" && sysw "$D/mode" "$mode" \
+    && sysw "$D/align" 2097152 && sysw "$D/namespace" "$NS" \
+    || { fail "$name" "$(err)"; free_ns; return; }
+  echo -1 >"$PARAMS/unwritten_index"
+  if ! sysw "$ND/drivers/$drv/bind" "$dev"; then
+    fail "$name" "first bind: $(err) $(dmesg | grep -i -m 3 -E 'error|fail|busy|invalid|unsupported' | tr '\n' ' ')"
+    free_ns; return
+  fi
+  if [ "$type" = fsdax ]; then
+    bdev=$dev; bindfile=$ND/drivers/nd_pmem/bind; unbindfile=$ND/drivers/nd_pmem/unbind
+  else
+    bdev=$(ls "$(readlink -f "$D")" | grep '^dax[0-9]*\.[0-9]*$' | head -n 1)
+    [ -n "$bdev" ] && [ -d "$DAXBUS/devices/$bdev" ] || { fail "$name" "$dev bound but no dax device"; free_ns; return; }
+    bindfile=$DAXBUS/drivers/device_dax/bind; unbindfile=$DAXBUS/drivers/device_dax/unbind
+  fi
+
+  rebind "$name" fast off && dump "$name" fast
+  if [ "$have_tp" = 1 ]; then
+    rebind "$name" slow on && dump "$name" slow
+  else
+    problems="$problems no page_ref/page_ref_set event (CONFIG_DEBUG_PAGE_REF off?): no slow-path dump;"
+  fi
+  if [ "$unwritten" != off ]; then
+    echo "$unwritten" >"$PARAMS/unwritten_index"
+    rebind "$name" unwritten off && dump "$name" unwritten
+    echo -1 >"$PARAMS/unwritten_index"
+  fi
+
+  sysw "$ND/drivers/$drv/unbind" "$dev" && sysw "$D/namespace" "" || problems="$problems teardown: $(err);"
+  free_ns
+  if [ -n "$problems" ]; then
+    fail "$name" "$problems"
+  else
+    kseries_result pass "$name" "dumps collected (fast slow$([ "$unwritten" != off ] && echo " unwritten")): the verdict is the host oracle's"
+  fi
+}
+
+for s in $setups; do
+  run_setup "$s"
+done
+tp_off
+rmmod memmap_dump 2>/dev/null
+exit 0
