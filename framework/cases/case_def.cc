@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "sys/files.h"
@@ -29,21 +30,8 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
         "unknown case '" + name + "' (no " + conf.string() +
         " with a guest.sh beside it); known cases: " + (known.empty() ? "none" : known));
   }
-  const std::string text = read_file(conf);
-  int line_no = 0;
-  for (const auto raw : split_lines(text)) {
-    ++line_no;
-    const auto line = trim(raw);
-    if (line.empty() || line.front() == '#') {
-      continue;
-    }
-    const auto colon = line.find(':');
+  for (const auto& [line_no, key, value] : parse_key_values(read_file(conf), conf.string())) {
     const std::string where = conf.string() + ":" + std::to_string(line_no);
-    if (colon == std::string_view::npos) {
-      throw usage_error(where + ": expected 'key: value'");
-    }
-    const std::string key(trim(line.substr(0, colon)));
-    const std::string value(trim(line.substr(colon + 1)));
     if (key == "description") {
       def.description = value;
     } else if (key == "needs") {

@@ -56,25 +56,6 @@ std::string setup_map(const std::string& setup) {
   return dash == std::string::npos ? "" : "map=" + setup.substr(dash + 1);
 }
 
-git_oid apply_series_tip(Context& context, const Base& base, const std::string& series_dir,
-                         std::optional<std::size_t> upto, std::string& name) {
-  const auto chain = load_series_chain(series_dir);
-  name = chain.back()->name;
-  git::ApplyRequest request;
-  request.base = base.commit;
-  request.base_label = base.label;
-  for (const auto& series : chain) {
-    request.chain.push_back(series.get());
-  }
-  request.upto = upto;
-  const auto applied = git::apply_chain(context.store(), request);
-  if (!applied.complete || !applied.tip) {
-    throw check_failure("the series " + name + " does not apply onto " + base.label +
-                        " (kseries apply --series " + series_dir + " says more)");
-  }
-  return *applied.tip;
-}
-
 nlohmann::json samples_json(const cases::MetricSamples& samples) {
   const auto summary = stats::summarize(samples.rebinds);
   return {{"unit", samples.unit},
@@ -202,9 +183,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     kernels.push_back({"base-again", base.commit, {}, {}, 0});
   }
   if (vm.count("series")) {
-    std::string name;
-    const git_oid tip = apply_series_tip(context, base, vm["series"].as<std::string>(), upto, name);
-    kernels.push_back({name, tip, {}, {}, 0});
+    const auto chain = load_series_chain(vm["series"].as<std::string>());
+    const auto applied = apply_series_or_fail(context, base, chain, upto);
+    kernels.push_back({chain.back()->name, *applied.tip, {}, {}, 0});
   }
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));

@@ -102,23 +102,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   if (!top) {
     steps.push_back({"base", base.label, base.commit, 0});
   } else {
-    git::ApplyRequest request;
-    request.base = base.commit;
-    request.base_label = base.label;
-    for (const auto& series : chain) {
-      request.chain.push_back(series.get());
-    }
-    request.upto = upto;
-    const auto applied = git::apply_chain(context.store(), request);
-    if (!applied.complete) {
-      for (const auto& outcome : applied.outcomes) {
-        if (outcome.status == git::PatchStatus::k_failed) {
-          std::cout << "FAILED to apply " << outcome.label << "\n" << outcome.failure;
-        }
-      }
-      throw check_failure("the series does not apply onto " + base.label +
-                          " (kseries apply --series ... says more)");
-    }
+    const auto applied = apply_series_or_fail(context, base, chain, upto);
     const std::size_t first_top = applied.outcomes.size() - upto;
     for (std::size_t i = first_top; i < applied.outcomes.size(); ++i) {
       const auto& outcome = applied.outcomes[i];

@@ -102,6 +102,30 @@ Base resolve_base(Context& context, const po::variables_map& vm) {
   return base;
 }
 
+git::ApplyResult apply_series_or_fail(Context& context, const Base& base,
+                                      const std::vector<std::unique_ptr<Series>>& chain,
+                                      std::optional<std::size_t> upto) {
+  git::ApplyRequest request;
+  request.base = base.commit;
+  request.base_label = base.label;
+  for (const auto& series : chain) {
+    request.chain.push_back(series.get());
+  }
+  request.upto = upto;
+  auto applied = git::apply_chain(context.store(), request);
+  if (!applied.complete || !applied.tip) {
+    std::string detail;
+    for (const auto& outcome : applied.outcomes) {
+      if (outcome.status == git::PatchStatus::k_failed) {
+        detail += "\n  " + outcome.label + " does not apply:\n" + outcome.failure;
+      }
+    }
+    throw check_failure("the series " + chain.back()->name + " does not apply onto " + base.label +
+                        detail);
+  }
+  return applied;
+}
+
 void progress(const std::string& text) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - k_started).count();

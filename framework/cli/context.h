@@ -10,8 +10,10 @@
 
 #include <boost/program_options.hpp>
 
+#include "git/apply.h"
 #include "git/libgit2.h"
 #include "git/store.h"
+#include "series/series.h"
 #include "sys/process.h"
 #include "sys/workdir.h"
 
@@ -57,6 +59,13 @@ struct Base {
 };
 po::options_description base_options();
 Base resolve_base(Context& context, const po::variables_map& vm);
+
+// Applies a loaded chain (prerequisites first) onto the base in memory for
+// a later stage; throws Error(k_check_failed) with the diagnosis when a
+// patch does not apply. `upto` limits the last series.
+git::ApplyResult apply_series_or_fail(Context& context, const Base& base,
+                                      const std::vector<std::unique_ptr<Series>>& chain,
+                                      std::optional<std::size_t> upto);
 
 // Progress line on stderr: "kseries: <text>" with the elapsed time.
 void progress(const std::string& text);

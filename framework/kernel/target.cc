@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "sys/files.h"
@@ -60,21 +61,9 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     throw usage_error("unknown target '" + name + "' (no " + target.file.string() +
                       "); known targets: " + (known.empty() ? "none" : known));
   }
-  const std::string text = read_file(target.file);
-  int line_no = 0;
-  for (const auto raw : split_lines(text)) {
-    ++line_no;
-    const auto line = trim(raw);
-    if (line.empty() || line.front() == '#') {
-      continue;
-    }
+  for (const auto& [line_no, key, value] :
+       parse_key_values(read_file(target.file), target.file.string())) {
     const std::string where = target.file.string() + ":" + std::to_string(line_no);
-    const auto colon = line.find(':');
-    if (colon == std::string_view::npos) {
-      throw usage_error(where + ": expected 'key: value', found '" + std::string(line) + "'");
-    }
-    const std::string key(trim(line.substr(0, colon)));
-    const std::string value(trim(line.substr(colon + 1)));
     if (key == "base") {
       target.base = value;
     } else if (key == "fragments") {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "series/diff_safety.h"
@@ -28,18 +29,11 @@ std::vector<Listed> list_directory(const fs::path& dir, std::vector<std::string>
   std::vector<Listed> files;
   const fs::path series_file = dir / "series";
   if (fs::exists(series_file)) {
-    const std::string text = read_file(series_file);
-    int line_no = 0;
-    for (const auto raw : split_lines(text)) {
-      ++line_no;
-      const auto line = trim(raw);
-      if (line.empty() || line.front() == '#') {
-        continue;
-      }
-      const fs::path file = dir / std::string(line);
-      const std::string where = series_file.string() + ":" + std::to_string(line_no);
+    for (const auto& line : content_lines(read_file(series_file))) {
+      const fs::path file = dir / line.text;
+      const std::string where = series_file.string() + ":" + std::to_string(line.number);
       if (!fs::is_regular_file(file)) {
-        throw usage_error(where + ": lists '" + std::string(line) + "', which is not a file in " +
+        throw usage_error(where + ": lists '" + line.text + "', which is not a file in " +
                           dir.string());
       }
       files.push_back({file, where});
@@ -63,18 +57,11 @@ std::vector<fs::path> read_depends(const fs::path& dir) {
   if (!fs::exists(depends_file)) {
     return depends;
   }
-  const std::string text = read_file(depends_file);
-  int line_no = 0;
-  for (const auto raw : split_lines(text)) {
-    ++line_no;
-    const auto line = trim(raw);
-    if (line.empty() || line.front() == '#') {
-      continue;
-    }
-    const fs::path target = fs::weakly_canonical(dir / std::string(line));
+  for (const auto& line : content_lines(read_file(depends_file))) {
+    const fs::path target = fs::weakly_canonical(dir / line.text);
     if (!fs::exists(target)) {
-      throw usage_error(depends_file.string() + ":" + std::to_string(line_no) +
-                        ": prerequisite series '" + std::string(line) + "' does not exist (" +
+      throw usage_error(depends_file.string() + ":" + std::to_string(line.number) +
+                        ": prerequisite series '" + line.text + "' does not exist (" +
                         target.string() + ")");
     }
     depends.push_back(target);
