@@ -1,0 +1,54 @@
+#include "cases/case_def.h"
+
+#include <gtest/gtest.h>
+
+#include "cases/memmap_timing.h"
+#include "core/error.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::cases {
+namespace {
+
+TEST(CaseDefTest, LoadsTheBundledMemmapTiming) {
+  const auto def = load_case(testing::source_dir() / "testcases", "memmap-timing");
+  EXPECT_EQ(def.needs, std::vector<std::string>{"pmem"});
+  EXPECT_NE(def.cmdline.find("mm/mm_init.c +p"), std::string::npos);
+  EXPECT_GT(def.timeout.count(), 60);
+}
+
+TEST(CaseDefTest, BadTimeoutNamesTheLine) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf", "needs: pmem\ntimeout: soon\n");
+  try {
+    load_case(tmp.path(), "c");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("case.conf:2: timeout must be a number"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
+  TimingData data;
+  std::vector<guest::Measurement> ms = {
+      {"fsdax-dev", 1, "memmap_init_ms", 120, "ms", "first", {{"pages", "515584"}}},
+      {"fsdax-dev", 2, "memmap_init_ms", 35, "ms", "rebind", {}},
+      {"fsdax-dev", 3, "memmap_init_ms", 36, "ms", "rebind", {}},
+      {"boot-probe", 0, "memmap_init_ms", 60, "ms", "probe", {}}};
+  add_boot(data, ms);
+  const auto& s = data.at({"fsdax-dev", "memmap_init_ms"});
+  EXPECT_EQ(s.first, std::vector<double>{120});
+  EXPECT_EQ(s.rebinds, (std::vector<double>{35, 36}));
+  EXPECT_EQ(s.pages, 515584);
+  EXPECT_EQ(data.at({"boot-probe", "memmap_init_ms"}).probe, std::vector<double>{60});
+  EXPECT_EQ(compare_options_for("ms").min_absolute, 2);
+  EXPECT_EQ(compare_options_for("ns").min_absolute, 0);
+  const std::string table = render_summary_table("base", data);
+  EXPECT_NE(table.find("fsdax-dev"), std::string::npos);
+  EXPECT_NE(table.find("120"), std::string::npos) << table;  // the first bind, apart
+}
+
+}  // namespace
+}  // namespace kseries::cases
