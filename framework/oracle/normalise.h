@@ -1,0 +1,39 @@
+#pragma once
+// Normalisation of one struct page before comparing two dumps: pointers
+// that legitimately differ between two binds or two boots become tokens
+// (the device's pgmap; a tail's compound_head as a link relative to the
+// head; an empty list head pointing into its own page). Anything derived
+// from the PFN itself (section bits, page->virtual) is not masked here: it
+// is the same for the same PFN, and invariants.h checks it.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "oracle/memmap_dump.h"
+#include "oracle/page_layout.h"
+
+namespace kseries::oracle {
+
+inline constexpr uint64_t k_token_pgmap = 0x50474d4150000000ULL;     // == header pgmap_addr
+inline constexpr uint64_t k_token_own_head = 0x4845414400000001ULL;  // compound_head -> own head
+inline constexpr uint64_t k_token_self = 0x53454c4600000000ULL;      // | offset: own address+offset
+inline constexpr uint64_t k_token_link = 0x4c494e4b00000001ULL;      // | (delta << 1): other head
+
+// The struct page address of PFN in the dump's vmemmap.
+uint64_t page_address(const DumpHeader& header, uint64_t pfn);
+
+// RAW (sizeof(struct page) bytes of PFN) with pointers replaced by tokens.
+std::string normalise_page(const DumpHeader& header, uint64_t pfn, std::string_view raw);
+
+// True if every byte of BYTES is the dump's poison byte (never written).
+bool is_poison(const DumpHeader& header, std::string_view bytes);
+
+// A normalised field value for people: "pgmap", "own head",
+// "poison (never written)", "-1 (0xffffffff)", "0xc000000000002000".
+std::string render_value(const DumpHeader& header, std::string_view bytes);
+
+// The field's bytes as hex, lowest address first ("ff ff ff ff").
+std::string hex_bytes(std::string_view bytes);
+
+}  // namespace kseries::oracle
