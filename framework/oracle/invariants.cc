@@ -12,6 +12,8 @@ namespace kseries::oracle {
 
 namespace {
 
+constexpr const char* k_poison_rule = "never written (poison)";
+
 std::string hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
@@ -36,7 +38,10 @@ class Checker {
   InvariantReport finish();
 
  private:
-  void expect(bool ok, const char* rule, const char* field, const std::string& detail);
+  // DETAIL (a callable returning the text) runs only when the check fails:
+  // building strings for every passing check of 512K pages is the cost.
+  template <typename Detail>
+  void expect(bool ok, const char* rule, const char* field, Detail detail);
   void expect_i32(Word offset_word, const char* rule, const char* field, int32_t want);
   uint64_t get(Word word) const { return m_header.get(word); }
   const std::vector<Field>& layout(PageRole role);
@@ -59,7 +64,8 @@ const std::vector<Field>& Checker::layout(PageRole role) {
   return it->second;
 }
 
-void Checker::expect(bool ok, const char* rule, const char* field, const std::string& detail) {
+template <typename Detail>
+void Checker::expect(bool ok, const char* rule, const char* field, Detail detail) {
   if (ok) {
     return;
   }
@@ -68,7 +74,7 @@ void Checker::expect(bool ok, const char* rule, const char* field, const std::st
     v.rule = rule;
     v.field = field;
     v.role = m_pos.role;
-    v.first_detail = detail;
+    v.first_detail = detail();
     v.first_pfn = m_pfn;
     v.first_position =
         m_pos.is_tail() ? m_pos.describe() + " of head " + hex(m_pos.head_pfn) : m_pos.describe();
@@ -84,8 +90,9 @@ void Checker::expect_i32(Word offset_word, const char* rule, const char* field, 
     return;
   }
   const int32_t have = load_i32(m_raw, get(offset_word));
-  expect(have == want, rule, field,
-         "is " + std::to_string(have) + ", should be " + std::to_string(want));
+  expect(have == want, rule, field, [&] {
+    return std::string("is " + std::to_string(have) + ", should be " + std::to_string(want));
+  });
 }
 
 void Checker::check_page(uint64_t pfn, std::string_view raw) {
@@ -100,41 +107,50 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
   if (get(Word::k_poisoned) == 1) {
     for (const Field& field : layout(m_pos.role)) {
       if (is_poison(m_header, raw.substr(field.offset, field.size))) {
-        expect(false, "never written (poison)", field.name.c_str(),
-               "all " + std::to_string(field.size) + " bytes are the poison byte " +
-                   hex(get(Word::k_poison_byte)));
+        expect(false, k_poison_rule, field.name.c_str(), [&] {
+          return std::string("all " + std::to_string(field.size) + " bytes are the poison byte " +
+                             hex(get(Word::k_poison_byte)));
+        });
       }
     }
   }
   const uint64_t flags = load(raw, get(Word::k_off_flags), 8);
   const uint64_t zone = (flags >> get(Word::k_zones_pgshift)) & get(Word::k_zones_mask);
-  expect(zone == get(Word::k_zone_device_idx), "zone bits", "flags",
-         "zone " + std::to_string(zone) + ", ZONE_DEVICE is " +
-             std::to_string(get(Word::k_zone_device_idx)));
+  expect(zone == get(Word::k_zone_device_idx), "zone bits", "flags", [&] {
+    return std::string("zone " + std::to_string(zone) + ", ZONE_DEVICE is " +
+                       std::to_string(get(Word::k_zone_device_idx)));
+  });
   if (get(Word::k_nodes_mask) != 0 && m_header.has(Word::k_nid)) {
     const uint64_t node = (flags >> get(Word::k_nodes_pgshift)) & get(Word::k_nodes_mask);
-    expect(node == get(Word::k_nid), "node bits", "flags",
-           "node " + std::to_string(node) + ", the zone's node is " +
-               std::to_string(get(Word::k_nid)));
+    expect(node == get(Word::k_nid), "node bits", "flags", [&] {
+      return std::string("node " + std::to_string(node) + ", the zone's node is " +
+                         std::to_string(get(Word::k_nid)));
+    });
   }
   if (get(Word::k_section_in_page_flags) == 1) {
     const uint64_t mask = get(Word::k_sections_mask);
     const uint64_t have = (flags >> get(Word::k_sections_pgshift)) & mask;
     const uint64_t want = (pfn >> get(Word::k_pfn_section_shift)) & mask;
-    expect(have == want, "section bits", "flags",
-           "section " + std::to_string(have) + ", the PFN's section is " + std::to_string(want));
+    expect(have == want, "section bits", "flags", [&] {
+      return std::string("section " + std::to_string(have) + ", the PFN's section is " +
+                         std::to_string(want));
+    });
   }
   if (m_header.has(Word::k_off_virtual)) {
     const uint64_t have = load(raw, get(Word::k_off_virtual), 8);
     const uint64_t want = get(Word::k_direct_map_base) + (pfn << get(Word::k_page_shift));
-    expect(have == want, "virtual", "virtual", "is " + hex(have) + ", __va(pfn) is " + hex(want));
+    expect(have == want, "virtual", "virtual",
+           [&] { return std::string("is " + hex(have) + ", __va(pfn) is " + hex(want)); });
   }
-  expect(flags & (1ULL << get(Word::k_pg_reserved)), "PG_reserved", "flags",
-         "flags " + hex(flags) + " without PG_reserved (bit " +
-             std::to_string(get(Word::k_pg_reserved)) + ")");
+  expect(flags & (1ULL << get(Word::k_pg_reserved)), "PG_reserved", "flags", [&] {
+    return std::string("flags " + hex(flags) + " without PG_reserved (bit " +
+                       std::to_string(get(Word::k_pg_reserved)) + ")");
+  });
   const bool head_flag = flags & (1ULL << get(Word::k_pg_head));
-  expect(head_flag == (m_pos.role == PageRole::k_head), "PG_head", "flags",
-         std::string("flags ") + hex(flags) + (head_flag ? " with" : " without") + " PG_head");
+  expect(head_flag == (m_pos.role == PageRole::k_head), "PG_head", "flags", [&] {
+    return std::string(std::string("flags ") + hex(flags) + (head_flag ? " with" : " without") +
+                       " PG_head");
+  });
   expect_i32(Word::k_off_mapcount, "mapcount", "_mapcount", -1);
 
   const uint64_t link = load(raw, get(Word::k_off_compound_head), 8);
@@ -144,26 +160,35 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
     const bool zero = type == static_cast<uint64_t>(PgmapType::k_private) ||
                       type == static_cast<uint64_t>(PgmapType::k_coherent);
     expect_i32(Word::k_off_refcount, "refcount", "_refcount", zero ? 0 : 1);
-    expect(link == get(Word::k_pgmap_addr), "pgmap", "pgmap",
-           "is " + hex(link) + ", the device's pgmap is " + hex(get(Word::k_pgmap_addr)));
+    expect(link == get(Word::k_pgmap_addr), "pgmap", "pgmap", [&] {
+      return std::string("is " + hex(link) + ", the device's pgmap is " +
+                         hex(get(Word::k_pgmap_addr)));
+    });
     expect(load(raw, get(Word::k_off_zone_device_data), 8) == 0, "zone_device_data",
-           "zone_device_data", "is " + hex(load(raw, get(Word::k_off_zone_device_data), 8)));
+           "zone_device_data", [&] {
+             return std::string("is " + hex(load(raw, get(Word::k_off_zone_device_data), 8)));
+           });
     return;
   }
   expect_i32(Word::k_off_refcount, "refcount", "_refcount", 0);
   const uint64_t want_link = page_address(m_header, m_pos.head_pfn) + 1;
-  expect(link == want_link, "tail->head", "compound_head",
-         "is " + hex(link) + ", head " + hex(m_pos.head_pfn) + " is at " + hex(want_link - 1));
+  expect(link == want_link, "tail->head", "compound_head", [&] {
+    return std::string("is " + hex(link) + ", head " + hex(m_pos.head_pfn) + " is at " +
+                       hex(want_link - 1));
+  });
   const uint64_t order = get(Word::k_vmemmap_shift);
   if (m_pos.role == PageRole::k_tail_1) {
     const uint64_t flags_1 = load(raw, get(Word::k_off_flags_1), 8);
-    expect((flags_1 & 0xff) == order, "order", "_flags_1",
-           "order byte " + std::to_string(flags_1 & 0xff) + ", vmemmap_shift is " +
-               std::to_string(order));
+    expect((flags_1 & 0xff) == order, "order", "_flags_1", [&] {
+      return std::string("order byte " + std::to_string(flags_1 & 0xff) + ", vmemmap_shift is " +
+                         std::to_string(order));
+    });
     if (m_header.has(Word::k_off_folio_nr_pages)) {
       const uint64_t nr = load(raw, get(Word::k_off_folio_nr_pages), 4);
-      expect(nr == (1ULL << order), "nr_pages", "_folio_nr_pages",
-             "is " + std::to_string(nr) + ", should be " + std::to_string(1ULL << order));
+      expect(nr == (1ULL << order), "nr_pages", "_folio_nr_pages", [&] {
+        return std::string("is " + std::to_string(nr) + ", should be " +
+                           std::to_string(1ULL << order));
+      });
     }
     expect_i32(Word::k_off_large_mapcount, "folio mapcounts", "_large_mapcount", -1);
     expect_i32(Word::k_off_entire_mapcount, "folio mapcounts", "_entire_mapcount", -1);
@@ -173,17 +198,21 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
   }
   if (m_header.has(Word::k_tail_mapping)) {
     const uint64_t mapping = load(raw, get(Word::k_off_mapping), 8);
-    expect(mapping == get(Word::k_tail_mapping), "TAIL_MAPPING", "mapping",
-           "is " + hex(mapping) + ", TAIL_MAPPING is " + hex(get(Word::k_tail_mapping)));
+    expect(mapping == get(Word::k_tail_mapping), "TAIL_MAPPING", "mapping", [&] {
+      return std::string("is " + hex(mapping) + ", TAIL_MAPPING is " +
+                         hex(get(Word::k_tail_mapping)));
+    });
   }
   if (m_pos.role == PageRole::k_tail_2 && order > 1) {
     // 6.12 initialises tail 2 after prep_compound_head(): an empty (self)
     // _deferred_list there means prep_compound_head() ran after the loop.
     const uint64_t next = load(raw, get(Word::k_off_deferred_list), 8);
     const uint64_t self = page_address(m_header, pfn) + get(Word::k_off_deferred_list);
-    expect(next != self, "tail 2 order", "_deferred_list.next",
-           "is an empty list (points to itself): prep_compound_head() ran after tail 2 was "
-           "initialised; 6.12 calls it right after tail 1");
+    expect(next != self, "tail 2 order", "_deferred_list.next", [&] {
+      return std::string(
+          "is an empty list (points to itself): prep_compound_head() ran after tail 2 was "
+          "initialised; 6.12 calls it right after tail 1");
+    });
   }
 }
 
@@ -193,9 +222,13 @@ InvariantReport Checker::finish() {
   for (auto& [key, v] : m_groups) {
     report.violations.push_back(std::move(v));
   }
-  std::stable_sort(
-      report.violations.begin(), report.violations.end(),
-      [](const InvariantViolation& a, const InvariantViolation& b) { return a.count > b.count; });
+  std::stable_sort(report.violations.begin(), report.violations.end(),
+                   [](const InvariantViolation& a, const InvariantViolation& b) {
+                     // Poison first: the other rules then only restate it.
+                     const bool ap = a.rule == k_poison_rule;
+                     const bool bp = b.rule == k_poison_rule;
+                     return ap != bp ? ap : a.count > b.count;
+                   });
   return report;
 }
 

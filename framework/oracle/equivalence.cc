@@ -1,0 +1,170 @@
+#include "oracle/equivalence.h"
+
+#include <cstdio>
+#include <map>
+
+#include "core/error.h"
+#include "oracle/bulk_blobs.h"
+#include "oracle/dump_compare.h"
+#include "oracle/invariants.h"
+
+namespace kseries::oracle {
+
+namespace {
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// The proof: the deliberately unwritten page must be found by both checks.
+std::string check_unwritten(const SetupDumps& d, std::string& details) {
+  const DumpHeader& h = d.unwritten->header();
+  if (!h.has(Word::k_unwritten_pfn)) {
+    return "the unwritten dump names no unwritten PFN (module parameter not applied)";
+  }
+  const uint64_t pfn = h.get(Word::k_unwritten_pfn);
+  const Comparison c = compare_dumps(*d.slow, *d.unwritten);
+  const InvariantReport r = check_invariants(*d.unwritten);
+  details += "[proof] slow vs unwritten (pfn " + hex(pfn) + " re-poisoned after the init):\n" +
+             format_comparison(c, 5) + format_invariants(r, 5);
+  bool compared = false;
+  for (const MismatchGroup& g : c.groups) {
+    compared = compared || (g.first_pfn == pfn && g.actual_text == "poison (never written)");
+  }
+  bool flagged = false;
+  for (const InvariantViolation& v : r.violations) {
+    flagged = flagged || (v.first_pfn == pfn && v.rule == "never written (poison)");
+  }
+  if (!compared || !flagged || c.pages_differing != 1) {
+    return "the oracle missed the page left unwritten on purpose at pfn " + hex(pfn) +
+           " (comparison " + (compared ? "saw it" : "blind") + ", invariants " +
+           (flagged ? "saw it" : "blind") + ", " + std::to_string(c.pages_differing) +
+           " page(s) differ)";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string_view verdict_name(VerdictStatus status) {
+  switch (status) {
+    case VerdictStatus::k_pass:
+      return "pass";
+    case VerdictStatus::k_fail:
+      return "fail";
+    case VerdictStatus::k_skip:
+      return "skip";
+  }
+  return "?";
+}
+
+SetupVerdict judge_setup(const SetupDumps& d) {
+  SetupVerdict v;
+  v.setup = d.setup;
+  if (!d.fast || !d.slow) {
+    v.status = VerdictStatus::k_fail;
+    v.summary = std::string("missing dump: ") + (d.fast ? "" : "fast ") + (d.slow ? "" : "slow");
+    return v;
+  }
+  std::vector<std::string> problems;
+  const InvariantReport fast_inv = check_invariants(*d.fast);
+  const InvariantReport slow_inv = check_invariants(*d.slow);
+  const Comparison c = compare_dumps(*d.slow, *d.fast);
+  v.details = "[fast path] " + format_invariants(fast_inv) + "[slow path] " +
+              format_invariants(slow_inv) + "[slow vs fast] " + format_comparison(c);
+  if (!c.equal()) {
+    problems.push_back(
+        c.incompatible.empty()
+            ? "fast path differs from slow path: " + std::to_string(c.pages_differing) +
+                  " page(s), first: field " + c.groups[0].field + " at pfn " +
+                  hex(c.groups[0].first_pfn) + " (" + c.groups[0].first_position + ")"
+            : "dumps not comparable: " + c.incompatible[0]);
+  }
+  if (!fast_inv.ok()) {
+    const InvariantViolation& f = fast_inv.violations[0];
+    problems.push_back("fast dump breaks " + std::to_string(fast_inv.violations.size()) +
+                       " invariant(s), first: " + f.rule + " (" + f.field + ") at pfn " +
+                       hex(f.first_pfn) + " (" + f.first_position + ")");
+  }
+  if (!slow_inv.ok()) {
+    problems.push_back("slow dump breaks " + std::to_string(slow_inv.violations.size()) +
+                       " invariant(s), first: " + slow_inv.violations[0].rule);
+  }
+  if (d.slow->header().get(Word::k_tracepoint_on_at_init) != 1) {
+    problems.push_back("the slow dump's init ran with page_ref_set off");
+  }
+  if (d.fast->header().get(Word::k_tracepoint_on_at_init) != 0) {
+    problems.push_back("the fast dump's init ran with page_ref_set on");
+  }
+  if (d.fast->header().get(Word::k_poisoned) != 1 || d.slow->header().get(Word::k_poisoned) != 1) {
+    problems.push_back("a range was not poisoned before its init: stale pages could pass");
+  }
+  std::string proof = "no unwritten-page proof";
+  if (d.unwritten) {
+    const std::string missed = check_unwritten(d, v.details);
+    if (!missed.empty()) {
+      problems.push_back(missed);
+    } else {
+      proof =
+          "unwritten pfn " + hex(d.unwritten->header().get(Word::k_unwritten_pfn)) + " detected";
+    }
+  }
+  if (problems.empty()) {
+    v.status = VerdictStatus::k_pass;
+    v.summary = std::to_string(c.pages_compared) + " struct pages identical fast vs slow (" +
+                pgmap_type_name(d.fast->header().get(Word::k_pgmap_type)) + ", order " +
+                std::to_string(d.fast->header().get(Word::k_vmemmap_shift)) +
+                (d.fast->header().get(Word::k_altmap_valid) == 1 ? ", altmap" : "") +
+                "), invariants hold; " + proof;
+    return v;
+  }
+  v.status = VerdictStatus::k_fail;
+  for (const std::string& p : problems) {
+    v.summary += (v.summary.empty() ? "" : "; ") + p;
+  }
+  return v;
+}
+
+std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Event>& events,
+                                                   const std::filesystem::path& disk_image) {
+  std::vector<std::string> order;
+  std::map<std::string, SetupDumps> setups;
+  std::map<std::string, std::string> errors;
+  for (const BlobRef& ref : blob_refs(events)) {
+    const size_t dash = ref.name.rfind('-');
+    if (dash == std::string::npos) {
+      continue;
+    }
+    const std::string setup = ref.name.substr(0, dash);
+    const std::string kind = ref.name.substr(dash + 1);
+    if (kind != "fast" && kind != "slow" && kind != "unwritten") {
+      continue;
+    }
+    if (!setups.count(setup)) {
+      order.push_back(setup);
+      setups[setup].setup = setup;
+    }
+    try {
+      MemmapDump dump = parse_memmap_dump(read_blob(disk_image, ref));
+      auto& slot = kind == "fast"   ? setups[setup].fast
+                   : kind == "slow" ? setups[setup].slow
+                                    : setups[setup].unwritten;
+      slot = std::move(dump);
+    } catch (const Error& e) {
+      errors[setup] += std::string(errors[setup].empty() ? "" : "; ") + e.what();
+    }
+  }
+  std::vector<SetupVerdict> verdicts;
+  for (const std::string& setup : order) {
+    if (errors.count(setup)) {
+      verdicts.push_back({setup, VerdictStatus::k_fail, errors[setup], ""});
+      continue;
+    }
+    verdicts.push_back(judge_setup(setups[setup]));
+  }
+  return verdicts;
+}
+
+}  // namespace kseries::oracle

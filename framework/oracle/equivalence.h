@@ -1,0 +1,50 @@
+#pragma once
+// The host verdict of testcases/memmap-equivalence: per setup, the dumps
+// the guest sent (<setup>-fast, <setup>-slow, <setup>-unwritten) are read
+// from the bulk disk, checked against their sha256, and judged:
+//  - fast and slow dumps each pass the 6.12 invariants (invariants.h);
+//  - fast equals slow field by field after normalisation (dump_compare.h);
+//  - the slow dump was taken with page_ref_set on, the fast one with it off;
+//  - proof the oracle sees stale state: in <setup>-unwritten the module
+//    re-poisoned one page after the init, and both the comparison and the
+//    invariants must name that PFN (if not, the setup fails: the oracle is
+//    blind, whatever the other checks say).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "guest/protocol.h"
+#include "oracle/memmap_dump.h"
+
+namespace kseries::oracle {
+
+enum class VerdictStatus { k_pass, k_fail, k_skip };
+
+struct SetupVerdict {
+  std::string setup;  // fsdax-mem, devdax-dev, ...
+  VerdictStatus status = VerdictStatus::k_fail;
+  std::string summary;  // one line
+  std::string details;  // the comparison and invariant reports (JUnit failure text)
+};
+
+struct SetupDumps {
+  std::string setup;
+  std::optional<MemmapDump> fast;
+  std::optional<MemmapDump> slow;
+  std::optional<MemmapDump> unwritten;
+};
+
+// Judges one setup's dumps (the part tests drive with generated dumps).
+SetupVerdict judge_setup(const SetupDumps& dumps);
+
+// Reads every <setup>-{fast,slow,unwritten} blob the events announce from
+// DISK_IMAGE and judges each setup, in the order the blobs appear. A blob
+// that fails its checksum or does not parse fails its setup.
+std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Event>& events,
+                                                   const std::filesystem::path& disk_image);
+
+std::string_view verdict_name(VerdictStatus status);
+
+}  // namespace kseries::oracle
