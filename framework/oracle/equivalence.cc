@@ -1,5 +1,6 @@
 #include "oracle/equivalence.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -29,19 +30,22 @@ std::string check_unwritten(const SetupDumps& d, std::string& details) {
   const InvariantReport r = check_invariants(*d.unwritten);
   details += "[proof] slow vs unwritten (pfn " + hex(pfn) + " re-poisoned after the init):\n" +
              format_comparison(c, 5) + format_invariants(r, 5);
+  // Other differences (a broken fast path) may be there too: the proof
+  // only asks that this PFN is named, as poison, by both checks.
   bool compared = false;
   for (const MismatchGroup& g : c.groups) {
-    compared = compared || (g.first_pfn == pfn && g.actual_text == "poison (never written)");
+    const bool has_pfn =
+        std::find(g.sample_pfns.begin(), g.sample_pfns.end(), pfn) != g.sample_pfns.end();
+    compared = compared || (has_pfn && g.actual_text == "poison (never written)");
   }
   bool flagged = false;
   for (const InvariantViolation& v : r.violations) {
     flagged = flagged || (v.first_pfn == pfn && v.rule == "never written (poison)");
   }
-  if (!compared || !flagged || c.pages_differing != 1) {
+  if (!compared || !flagged) {
     return "the oracle missed the page left unwritten on purpose at pfn " + hex(pfn) +
            " (comparison " + (compared ? "saw it" : "blind") + ", invariants " +
-           (flagged ? "saw it" : "blind") + ", " + std::to_string(c.pages_differing) +
-           " page(s) differ)";
+           (flagged ? "saw it" : "blind") + ")";
   }
   return "";
 }

@@ -91,3 +91,34 @@ TEST(OracleFixture, JudgesTheRecordedBootFromItsBulkDisk) {
 
 }  // namespace
 }  // namespace kseries::oracle
+
+namespace kseries::oracle {
+namespace {
+
+TEST(OracleFixture, TheKnownBadTailOrderRevisionFailsNamingFieldAndPfnClass) {
+  // patches/known-bad tail-template-order, devdax map=mem, one real boot.
+  const MemmapDump fast = fixture("bad-tail-order-devdax-mem-fast.mmd");
+  const MemmapDump slow = fixture("bad-tail-order-devdax-mem-slow.mmd");
+  EXPECT_TRUE(fast.header().has(Word::k_tail_mapping));  // the 60-word header
+  EXPECT_TRUE(check_invariants(slow).ok()) << format_invariants(check_invariants(slow));
+  const Comparison c = compare_dumps(slow, fast);
+  ASSERT_FALSE(c.equal());
+  EXPECT_EQ(c.pages_differing, 522240U);  // every tail 2+ of the 1024 compound pages
+  const MismatchGroup& g = c.groups[0];
+  EXPECT_EQ(g.count, 521216U);
+  EXPECT_EQ(g.role, PageRole::k_tail);
+  EXPECT_EQ(g.first_position, "tail 3 of head 0x100000");
+  const std::string text = format_comparison(c);
+  EXPECT_NE(text.find("field index: expected 0x0 [00 00 00 00 00 00 00 00], actual 0x200"),
+            std::string::npos)
+      << text;
+  const InvariantReport r = check_invariants(fast);
+  EXPECT_FALSE(r.ok());
+  SetupDumps dumps{"devdax-mem", fast, slow, std::nullopt};
+  const SetupVerdict v = judge_setup(dumps);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("fast path differs from slow path"), std::string::npos) << v.summary;
+}
+
+}  // namespace
+}  // namespace kseries::oracle

@@ -13,6 +13,9 @@ namespace kseries::oracle {
 namespace {
 
 constexpr const char* k_poison_rule = "never written (poison)";
+// Page flag bits below the zone/node/section fields that 6.12 init controls
+// (NR_PAGEFLAGS is above 16 but every flag init sets is below).
+constexpr uint64_t k_low_flag_mask = 0xffff;
 
 std::string hex(uint64_t value) {
   char text[24];
@@ -152,6 +155,19 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
                        " PG_head");
   });
   expect_i32(Word::k_off_mapcount, "mapcount", "_mapcount", -1);
+  // The low page-flag bits 6.12 sets at init: PG_reserved, PG_head on a
+  // head, and in tail 1 (as _flags_1) the order in the low byte. Anything
+  // else there was copied from another page or left over.
+  uint64_t want_low = 1ULL << get(Word::k_pg_reserved);
+  if (m_pos.role == PageRole::k_head) {
+    want_low |= 1ULL << get(Word::k_pg_head);
+  } else if (m_pos.role == PageRole::k_tail_1) {
+    want_low = (want_low & ~0xffULL) | get(Word::k_vmemmap_shift);
+  }
+  expect((flags & k_low_flag_mask) == want_low, "page flag bits", "flags", [&] {
+    return std::string("low flag bits " + hex(flags & k_low_flag_mask) + ", 6.12 sets " +
+                       hex(want_low));
+  });
 
   const uint64_t link = load(raw, get(Word::k_off_compound_head), 8);
   const uint64_t type = get(Word::k_pgmap_type);
@@ -196,6 +212,18 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
     expect_i32(Word::k_off_pincount, "folio mapcounts", "_pincount", 0);
     return;
   }
+  // prep_compound_tail() clears private; nothing sets index in a tail;
+  // zone_device_data (tail 3+) and tail 2's _deferred_list.next stay NULL.
+  expect(load(raw, get(Word::k_off_index), 8) == 0, "tail fields", "index", [&] {
+    return std::string("is " + hex(load(raw, get(Word::k_off_index), 8)) + ", should be 0");
+  });
+  expect(load(raw, get(Word::k_off_private), 8) == 0, "tail fields", "private", [&] {
+    return std::string("is " + hex(load(raw, get(Word::k_off_private), 8)) + ", should be 0");
+  });
+  const uint64_t zdd_off = get(Word::k_off_zone_device_data);
+  expect(load(raw, zdd_off, 8) == 0, "tail fields",
+         m_pos.role == PageRole::k_tail_2 ? "_deferred_list.next" : "zone_device_data",
+         [&] { return std::string("is " + hex(load(raw, zdd_off, 8)) + ", should be 0"); });
   if (m_header.has(Word::k_tail_mapping)) {
     const uint64_t mapping = load(raw, get(Word::k_off_mapping), 8);
     expect(mapping == get(Word::k_tail_mapping), "TAIL_MAPPING", "mapping", [&] {
