@@ -64,6 +64,7 @@ enum mmd_word {
 	W_DUMP_START_PFN, W_DUMP_END_PFN, W_ALTMAP_VALID, W_ALTMAP_BASE_PFN,
 	W_ALTMAP_RESERVE, W_ALTMAP_FREE, W_INIT_CALLS, W_POISONED,
 	W_POISON_BYTE, W_UNWRITTEN_PFN, W_TRACEPOINT_ON_AT_INIT, W_NID,
+	W_TAIL_MAPPING,
 	W_COUNT
 };
 
@@ -233,6 +234,7 @@ static void mmd_header(u64 *w, const struct mmd_call *c, unsigned long start,
 	w[W_UNWRITTEN_PFN] = c->unwritten_pfn;
 	w[W_TRACEPOINT_ON_AT_INIT] = c->tracepoint_on;
 	w[W_NID] = c->nid;
+	w[W_TAIL_MAPPING] = (u64)(unsigned long)TAIL_MAPPING;
 }
 
 struct mmd_buf {
