@@ -52,6 +52,18 @@ std::string check_unwritten(const SetupDumps& d, std::string& details) {
 
 }  // namespace
 
+uint64_t min_slow_path_events(const MemmapDump& dump) {
+  const DumpHeader& h = dump.header();
+  const uint64_t pages = h.get(Word::k_init_end_pfn) - h.get(Word::k_init_start_pfn);
+  const uint64_t shift = h.get(Word::k_vmemmap_shift);
+  if (shift == 0 || h.get(Word::k_altmap_valid) == 1) {
+    return pages;
+  }
+  // VMEMMAP_RESERVE_NR (2) vmemmap pages of PAGE_SIZE / sizeof(struct page).
+  const uint64_t unique = 2 * ((1ULL << h.get(Word::k_page_shift)) / h.page_size());
+  return (pages >> shift) * std::min<uint64_t>(unique, 1ULL << shift);
+}
+
 std::string_view verdict_name(VerdictStatus status) {
   switch (status) {
     case VerdictStatus::k_pass:
@@ -99,6 +111,13 @@ SetupVerdict judge_setup(const SetupDumps& d) {
   if (d.slow->header().get(Word::k_tracepoint_on_at_init) != 1) {
     problems.push_back("the slow dump's init ran with page_ref_set off");
   }
+  if (d.slow_trace_events && *d.slow_trace_events < min_slow_path_events(*d.slow)) {
+    problems.push_back("the slow bind emitted " + std::to_string(*d.slow_trace_events) +
+                       " page_ref_set events, fewer than the " +
+                       std::to_string(min_slow_path_events(*d.slow)) +
+                       " struct pages a slow-path init writes: the fast path ran with the "
+                       "tracepoint on");
+  }
   if (d.fast->header().get(Word::k_tracepoint_on_at_init) != 0) {
     problems.push_back("the fast dump's init ran with page_ref_set on");
   }
@@ -121,7 +140,10 @@ SetupVerdict judge_setup(const SetupDumps& d) {
                 pgmap_type_name(d.fast->header().get(Word::k_pgmap_type)) + ", order " +
                 std::to_string(d.fast->header().get(Word::k_vmemmap_shift)) +
                 (d.fast->header().get(Word::k_altmap_valid) == 1 ? ", altmap" : "") +
-                "), invariants hold; " + proof;
+                "), invariants hold; " + proof +
+                (d.slow_trace_events ? "; slow bind " + std::to_string(*d.slow_trace_events) +
+                                           " page_ref_set events"
+                                     : "");
     return v;
   }
   v.status = VerdictStatus::k_fail;
@@ -158,6 +180,11 @@ std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Even
       slot = std::move(dump);
     } catch (const Error& e) {
       errors[setup] += std::string(errors[setup].empty() ? "" : "; ") + e.what();
+    }
+  }
+  for (const guest::Measurement& m : guest::measurements(events)) {
+    if (m.metric == "page_ref_set_events" && m.kind == "slow" && setups.count(m.setup)) {
+      setups[m.setup].slow_trace_events = static_cast<uint64_t>(m.value);
     }
   }
   std::vector<SetupVerdict> verdicts;

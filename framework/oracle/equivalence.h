@@ -4,7 +4,8 @@
 // from the bulk disk, checked against their sha256, and judged:
 //  - fast and slow dumps each pass the 6.12 invariants (invariants.h);
 //  - fast equals slow field by field after normalisation (dump_compare.h);
-//  - the slow dump was taken with page_ref_set on, the fast one with it off;
+//  - the slow dump was taken with page_ref_set on, the fast one with it off,
+//    and the slow bind emitted at least one event per struct page written;
 //  - proof the oracle sees stale state: in <setup>-unwritten the module
 //    re-poisoned one page after the init, and both the comparison and the
 //    invariants must name that PFN (if not, the setup fails: the oracle is
@@ -34,7 +35,16 @@ struct SetupDumps {
   std::optional<MemmapDump> fast;
   std::optional<MemmapDump> slow;
   std::optional<MemmapDump> unwritten;
+  // page_ref_set events the slow bind produced (the guest's measure), if known.
+  std::optional<uint64_t> slow_trace_events;
 };
+
+// The fewest page_ref_set events a slow-path init of DUMP's range emits:
+// one per struct page it writes (init_page_count), i.e. every PFN for
+// order 0 or an altmap, 128 per compound page when the vmemmap is
+// optimised (compound_nr_pages()). Fewer means the fast path ran although
+// the tracepoint was on.
+uint64_t min_slow_path_events(const MemmapDump& dump);
 
 // Judges one setup's dumps (the part tests drive with generated dumps).
 SetupVerdict judge_setup(const SetupDumps& dumps);

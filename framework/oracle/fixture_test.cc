@@ -114,7 +114,10 @@ TEST(OracleFixture, TheKnownBadTailOrderRevisionFailsNamingFieldAndPfnClass) {
       << text;
   const InvariantReport r = check_invariants(fast);
   EXPECT_FALSE(r.ok());
-  SetupDumps dumps{"devdax-mem", fast, slow, std::nullopt};
+  SetupDumps dumps;
+  dumps.setup = "devdax-mem";
+  dumps.fast = fast;
+  dumps.slow = slow;
   const SetupVerdict v = judge_setup(dumps);
   EXPECT_EQ(v.status, VerdictStatus::k_fail);
   EXPECT_NE(v.summary.find("fast path differs from slow path"), std::string::npos) << v.summary;

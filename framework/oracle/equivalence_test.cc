@@ -1,0 +1,63 @@
+#include "oracle/equivalence.h"
+
+#include <gtest/gtest.h>
+
+#include "oracle/synthetic_dump.h"
+
+namespace kseries::oracle {
+namespace {
+
+SetupDumps correct_setup() {
+  SetupDumps d;
+  d.setup = "devdax-mem";
+  d.fast = make_synthetic_dump({});
+  d.slow = make_synthetic_dump({});
+  d.slow->header().set(Word::k_tracepoint_on_at_init, 1);
+  d.unwritten = make_synthetic_dump({});
+  d.unwritten->header().set(Word::k_unwritten_pfn, 0x100201);
+  d.unwritten->set_page(0x100201, std::string(64, '\xc3'));
+  return d;
+}
+
+TEST(OracleEquivalence, ACorrectSetupPasses) {
+  const SetupVerdict v = judge_setup(correct_setup());
+  EXPECT_EQ(v.status, VerdictStatus::k_pass) << v.summary << "\n" << v.details;
+  EXPECT_NE(v.summary.find("unwritten pfn 0x100201 detected"), std::string::npos) << v.summary;
+}
+
+TEST(OracleEquivalence, AnUnwrittenDumpWithoutPoisonFailsTheProof) {
+  SetupDumps d = correct_setup();
+  d.unwritten = make_synthetic_dump({});  // claims a forgotten page, shows none
+  d.unwritten->header().set(Word::k_unwritten_pfn, 0x100201);
+  const SetupVerdict v = judge_setup(d);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("the oracle missed the page left unwritten"), std::string::npos)
+      << v.summary;
+}
+
+TEST(OracleEquivalence, TooFewSlowPathEventsMeanTheFastPathRanTraced) {
+  SetupDumps d = correct_setup();
+  EXPECT_EQ(min_slow_path_events(*d.slow), 4U * 128);  // vmemmap-optimised compound pages
+  d.slow_trace_events = 4118 % 512;
+  const SetupVerdict v = judge_setup(d);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("the fast path ran with the tracepoint on"), std::string::npos)
+      << v.summary;
+  d.slow_trace_events = 4 * 128 * 2 + 8;
+  EXPECT_EQ(judge_setup(d).status, VerdictStatus::k_pass);
+}
+
+TEST(OracleEquivalence, AFastPathThatDiffersFails) {
+  SetupDumps d = correct_setup();
+  std::string page(*d.fast->page(0x100005));
+  page[0x20] = 0x02;  // index of tail 5
+  d.fast->set_page(0x100005, page);
+  const SetupVerdict v = judge_setup(d);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("field index at pfn 0x100005 (tail 5 of head 0x100000)"),
+            std::string::npos)
+      << v.summary;
+}
+
+}  // namespace
+}  // namespace kseries::oracle
