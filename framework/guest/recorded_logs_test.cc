@@ -33,7 +33,8 @@ TEST(RecordedLogsTest, CleanBootsHaveNoFindings) {
 }
 
 TEST(RecordedLogsTest, PanicsAreFoundAtTheirLines) {
-  auto findings = triage_boot(fixture("panic-no-init.console.log"), BootEnd::k_qemu_failed, "exit 0");
+  auto findings =
+      triage_boot(fixture("panic-no-init.console.log"), BootEnd::k_qemu_failed, "exit 0");
   ASSERT_EQ(kinds(findings), std::vector<FindingKind>{FindingKind::k_panic});
   EXPECT_EQ(findings[0].line, 265);
   EXPECT_EQ(findings[0].title.substr(0, 55),

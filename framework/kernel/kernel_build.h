@@ -33,12 +33,12 @@ enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible }
 struct StepResult {
   StepStatus status = StepStatus::k_build_failed;
   std::optional<KernelBuild> kernel;
-  std::vector<Diagnostic> errors;        // compiler/linker errors, in log order
+  std::vector<Diagnostic> errors;  // compiler/linker errors, in log order
   std::vector<std::string> make_failures;
-  std::vector<std::string> dropped;      // explain_dropped() lines
+  std::vector<std::string> dropped;  // explain_dropped() lines
   std::filesystem::path log;
   double seconds = 0;
-  std::size_t compiled = 0;              // objects compiled by this step
+  std::size_t compiled = 0;  // objects compiled by this step
 };
 
 class KernelBuilder {
