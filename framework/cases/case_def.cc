@@ -41,6 +41,27 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
       }
     } else if (key == "cmdline") {
       def.cmdline = value;
+    } else if (key == "modules" || key == "oracle") {
+      std::istringstream words(value);
+      std::vector<std::string> list;
+      for (std::string word; words >> word;) {
+        list.push_back(word);
+      }
+      if (key == "modules") {
+        for (const auto& module : list) {
+          if (!std::filesystem::exists(testcases_dir / module / "Kbuild")) {
+            throw usage_error(where + ": module '" + module + "' has no " +
+                              (testcases_dir / module / "Kbuild").string());
+          }
+        }
+        def.modules = list;
+      } else {
+        if (list.size() != 1 || (list[0] != "memmap-equivalence" && list[0] != "memmap-vs-base")) {
+          throw usage_error(where + ": oracle must be memmap-equivalence or memmap-vs-base, not '" +
+                            value + "'");
+        }
+        def.oracle = list[0];
+      }
     } else if (key == "timeout") {
       try {
         def.timeout = std::chrono::seconds(std::stoi(value));
@@ -49,7 +70,7 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
       }
     } else {
       throw usage_error(where + ": unknown key '" + key +
-                        "' (description, needs, cmdline, timeout)");
+                        "' (description, needs, cmdline, timeout, modules, oracle)");
     }
   }
   return def;

@@ -16,6 +16,13 @@ struct CaseDef {
   std::vector<std::string> needs;  // target features ("pmem", "page-ref-trace")
   std::string cmdline;             // added to the kernel command line
   std::chrono::seconds timeout{900};
+  // Test modules (testcases/<dir> with a Kbuild) the guest loads: built
+  // against each kernel and put in its initramfs at /testcases/<dir>/.
+  std::vector<std::string> modules;
+  // The host-side judge of the guest's bulk data: "" (none),
+  // "memmap-equivalence" (fast vs slow in one boot) or "memmap-vs-base"
+  // (each setup's dumps on the series kernel vs the base kernel).
+  std::string oracle;
 };
 
 // Throws Error(k_usage) for an unknown case (listing the known ones) or a

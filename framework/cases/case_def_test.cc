@@ -30,6 +30,35 @@ TEST(CaseDefTest, BadTimeoutNamesTheLine) {
   }
 }
 
+TEST(CaseDefTest, LoadsTheBundledMemmapEquivalenceWithItsModuleAndOracle) {
+  const auto def = load_case(testing::source_dir() / "testcases", "memmap-equivalence");
+  EXPECT_EQ(def.modules, std::vector<std::string>{"memmap-dump"});
+  EXPECT_EQ(def.oracle, "memmap-equivalence");
+  const auto vs = load_case(testing::source_dir() / "testcases", "memmap-vs-base");
+  EXPECT_EQ(vs.oracle, "memmap-vs-base");
+}
+
+TEST(CaseDefTest, AModuleWithoutKbuildAndAnUnknownOracleNameTheLine) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf", "needs: pmem\nmodules: nodir\n");
+  try {
+    load_case(tmp.path(), "c");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("case.conf:2: module 'nodir' has no"), std::string::npos)
+        << e.what();
+  }
+  testing::put_file(tmp / "c" / "case.conf", "oracle: crystal-ball\n");
+  try {
+    load_case(tmp.path(), "c");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("case.conf:1: oracle must be"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
   TimingData data;
   std::vector<guest::Measurement> ms = {

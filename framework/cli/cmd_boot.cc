@@ -1,6 +1,7 @@
 // kseries boot: boot kernels built by `kseries build` in QEMU with emulated
 // pmem, run a testcase in the guest, triage the serial log, and (with
 // --compare-base) judge the series against the base from interleaved boots.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -16,6 +17,7 @@
 #include "guest/protocol.h"
 #include "guest/triage.h"
 #include "kernel/kernel_build.h"
+#include "oracle/equivalence.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
 #include "series/series_chain.h"
@@ -35,6 +37,7 @@ struct KernelUnderTest {
   kernel::KernelBuild build;
   cases::TimingData timing;
   int boots = 0;
+  std::filesystem::path initramfs;
 };
 
 struct BootRecord {
@@ -45,6 +48,8 @@ struct BootRecord {
   std::vector<guest::Finding> findings;
   bool powered_off = false;
   double seconds = 0;
+  std::vector<oracle::SetupDumps> dumps;       // memmap-vs-base: judged after all boots
+  std::vector<oracle::SetupVerdict> verdicts;  // the host oracle's, per setup
 };
 
 const std::vector<std::string> k_memmap_setups = {"fsdax-mem", "fsdax-dev", "devdax-mem",
@@ -137,8 +142,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (boots < 1) {
     throw usage_error("--boots must be at least 1");
   }
-  const fs::path testcases = vm.count("testcases") ? fs::path(vm["testcases"].as<std::string>())
-                                                   : fs::path(KSERIES_SOURCE_DIR) / "testcases";
+  const fs::path testcases = testcases_dir(vm);
   const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
   const auto test_case = cases::load_case(testcases, vm["case"].as<std::string>());
   const fs::path run_dir = context.workdir().new_run("boot");
@@ -169,6 +173,11 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     }
   }
 
+  if (test_case.oracle == "memmap-vs-base" && !vm.count("series")) {
+    throw usage_error("case " + test_case.name +
+                      " compares a series kernel with the base: give --series DIR");
+  }
+
   // Phase 2, kernels: built (or found in the cache) by the build stage.
   const Base base = resolve_base(context, vm);
   std::vector<KernelUnderTest> kernels;
@@ -176,7 +185,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (vm.count("upto")) {
     upto = vm["upto"].as<std::size_t>();
   }
-  if (!vm.count("series") || vm.count("compare-base")) {
+  if (!vm.count("series") || vm.count("compare-base") || test_case.oracle == "memmap-vs-base") {
     kernels.push_back({"base", base.commit, {}, {}, 0});
   }
   if (vm.count("compare-base") && !vm.count("series")) {
@@ -189,6 +198,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
+  builder.set_test_modules(test_module_dirs(testcases_dir(vm)));
   for (auto& k : kernels) {
     progress("kernel " + k.name + " for " + target.name + " (" +
              git::to_hex(k.commit).substr(0, 12) + ")");
@@ -212,8 +222,26 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
 
   // Phase 3, guest: initramfs and accelerator.
-  const fs::path initramfs = guest::build_initramfs(
-      {testcases, "/bin/busybox"}, context.workdir().root() / "initramfs", context.runner());
+  // One initramfs per kernel: the cases, plus the test modules built for it.
+  for (auto& k : kernels) {
+    guest::InitramfsSources sources{testcases, "/bin/busybox", {}};
+    for (const auto& module : test_case.modules) {
+      const auto ko = k.build.modules.find(module);
+      if (ko == k.build.modules.end()) {
+        const auto why = k.build.module_errors.find(module);
+        throw infra_error("case " + test_case.name + " needs the test module " + module +
+                          " built for kernel " + k.name + " (" + k.build.key.substr(0, 12) + "): " +
+                          (why != k.build.module_errors.end()
+                               ? why->second
+                               : std::string("the target has no CONFIG_MODULES=y")));
+      }
+      sources.extra_files.emplace_back("testcases/" + module + "/" + ko->second.filename().string(),
+                                       ko->second);
+    }
+    k.initramfs =
+        guest::build_initramfs(sources, context.workdir().root() / "initramfs", context.runner());
+  }
+  const fs::path initramfs = kernels.front().initramfs;
   qemu::Vm vm_runner(context.runner(), context.workdir().root());
   qemu::VmSpec spec;
   spec.initramfs = initramfs;
@@ -273,8 +301,11 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       record.round = round;
       qemu::VmSpec boot = spec;
       boot.kernel = k.build.bzimage;
-      boot.name =
-          k.name == "base" ? "base-" + std::to_string(round) : "series-" + std::to_string(round);
+      boot.initramfs = k.initramfs;
+      boot.name = (k.name == "base"         ? "base-"
+                   : k.name == "base-again" ? "base-again-"
+                                            : "series-") +
+                  std::to_string(round);
       boot.cmdline = test_case.cmdline;
       if (!target.cmdline.empty()) {
         boot.cmdline += " " + target.cmdline;
@@ -307,6 +338,22 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                std::to_string(measured.size()) + " measurements, " +
                std::to_string(record.findings.size()) + " findings, " +
                std::to_string(static_cast<int>(record.seconds)) + " s");
+      // The host oracle reads the dumps back from this boot's bulk disk.
+      if (!test_case.oracle.empty() && fs::exists(record.run.bulk)) {
+        if (test_case.oracle == "memmap-equivalence") {
+          record.verdicts = oracle::judge_memmap_equivalence(record.events, record.run.bulk);
+        } else {
+          std::map<std::string, std::string> errors;
+          record.dumps = oracle::collect_setup_dumps(record.events, record.run.bulk, errors);
+          for (const auto& [setup, why] : errors) {
+            record.verdicts.push_back({setup, oracle::VerdictStatus::k_fail, why, ""});
+          }
+        }
+        for (const auto& verdict : record.verdicts) {
+          progress("oracle " + k.name + " " + verdict.setup + ": " +
+                   std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
+        }
+      }
       records.push_back(std::move(record));
     }
   }
@@ -344,6 +391,36 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                            {},
                            ""});
   }
+  // One JUnit testcase per (target, case, kernel, setup) from the host oracle.
+  auto add_verdict = [&](const oracle::SetupVerdict& verdict, const std::string& kernel,
+                         int round) {
+    report::TestCase test;
+    test.classname = "oracle." + target.name + "." + test_case.name + "." + file_safe(kernel);
+    test.name = verdict.setup + " #" + std::to_string(round);
+    test.message = verdict.summary;
+    test.detail = verdict.details;
+    const std::string status(oracle::verdict_name(verdict.status));
+    if (verdict.status == oracle::VerdictStatus::k_fail) {
+      failed = true;
+      test.status = report::CaseStatus::k_failed;
+      constexpr std::size_t k_excerpt = 3000;
+      out << "FAILED oracle " << kernel << " " << verdict.setup << ": " << verdict.summary << "\n"
+          << verdict.details.substr(0, k_excerpt)
+          << (verdict.details.size() > k_excerpt ? "...\n" : "");
+    } else {
+      if (verdict.status == oracle::VerdictStatus::k_skip) {
+        test.status = report::CaseStatus::k_skipped;
+      }
+      out << "oracle " << kernel << " " << verdict.setup << ": " << status << ": "
+          << verdict.summary << "\n";
+    }
+    json["oracle"].push_back({{"kernel", kernel},
+                              {"round", round},
+                              {"setup", verdict.setup},
+                              {"status", status},
+                              {"summary", verdict.summary}});
+    suite.cases.push_back(std::move(test));
+  };
   for (const auto& record : records) {
     nlohmann::json findings = nlohmann::json::array();
     for (const auto& finding : record.findings) {
@@ -404,6 +481,45 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       }
       result.message = event.get("reason");
       suite.cases.push_back(std::move(result));
+    }
+    for (const auto& verdict : record.verdicts) {
+      add_verdict(verdict, record.kernel, record.round);
+    }
+  }
+  // memmap-vs-base: each round's series boot against the same round's base boot.
+  if (test_case.oracle == "memmap-vs-base") {
+    for (const auto& series : records) {
+      if (series.kernel == "base") {
+        continue;
+      }
+      const BootRecord* base = nullptr;
+      for (const auto& other : records) {
+        if (other.kernel == "base" && other.round == series.round) {
+          base = &other;
+        }
+      }
+      for (const auto& dumps : series.dumps) {
+        oracle::SetupVerdict verdict;
+        verdict.setup = dumps.setup;
+        const oracle::SetupDumps* reference = nullptr;
+        if (base) {
+          for (const auto& candidate : base->dumps) {
+            if (candidate.setup == dumps.setup) {
+              reference = &candidate;
+            }
+          }
+        }
+        if (reference) {
+          verdict = oracle::judge_vs_base(*reference, dumps);
+        } else {
+          verdict.status = oracle::VerdictStatus::k_fail;
+          verdict.summary = "no dumps of " + dumps.setup + " from the base kernel's boot #" +
+                            std::to_string(series.round);
+        }
+        progress("oracle " + series.kernel + " vs base " + verdict.setup + ": " +
+                 std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
+        add_verdict(verdict, series.kernel + " vs base", series.round);
+      }
     }
   }
   for (auto& k : kernels) {

@@ -1,5 +1,6 @@
 // kseries build: a kernel for a target, at the base or at a series (each
 // patch with --per-patch), out of tree and cached.
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <set>
@@ -65,6 +66,26 @@ fs::path configs_dir(const po::variables_map& vm) {
   return fs::path(KSERIES_SOURCE_DIR) / "kernel-configs";
 }
 
+fs::path testcases_dir(const po::variables_map& vm) {
+  if (vm.count("testcases")) {
+    return vm["testcases"].as<std::string>();
+  }
+  return fs::path(KSERIES_SOURCE_DIR) / "testcases";
+}
+
+std::vector<fs::path> test_module_dirs(const fs::path& testcases) {
+  std::vector<fs::path> dirs;
+  if (fs::is_directory(testcases)) {
+    for (const auto& entry : fs::directory_iterator(testcases)) {
+      if (fs::exists(entry.path() / "Kbuild")) {
+        dirs.push_back(entry.path());
+      }
+    }
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
 int run_build(Context& context, const std::vector<std::string>& args) {
   po::options_description options("kseries build options");
   options.add_options()("target", po::value<std::string>()->default_value("pmem"),
@@ -73,6 +94,9 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       "upto", po::value<std::size_t>(), "only the first K patches of the series")(
       "per-patch", "build after every patch of the series (bisectability)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "testcases", po::value<std::string>(),
+      "testcases directory whose test modules (<case>/Kbuild) are built against each kernel "
+      "(default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
       "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here");
   options.add(base_options());
@@ -118,6 +142,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   // Phase 3, build each step; incremental in the target's build directory.
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
+  builder.set_test_modules(test_module_dirs(testcases_dir(vm)));
   const auto base_kernel = builder.find(target, base.commit);
   std::ostringstream summary;
   report::TestSuite suite;

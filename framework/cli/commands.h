@@ -25,6 +25,12 @@ int run_boot(Context& context, const std::vector<std::string>& args);
 // --configs, else the bundled kernel-configs/.
 std::filesystem::path configs_dir(const po::variables_map& vm);
 
+// --testcases, else the bundled testcases/.
+std::filesystem::path testcases_dir(const po::variables_map& vm);
+
+// The test modules of TESTCASES: every <case>/ directory with a Kbuild.
+std::vector<std::filesystem::path> test_module_dirs(const std::filesystem::path& testcases);
+
 const std::vector<Command>& commands();
 
 // The whole program: dispatch, error reporting, exit codes.

@@ -94,6 +94,12 @@ fs::path build_initramfs(const InitramfsSources& sources, const fs::path& cache_
                     read_file(static_helper(source, cache_dir, runner)), 0755);
     }
   }
+  for (const auto& [inside, host] : sources.extra_files) {
+    if (!fs::is_regular_file(host)) {
+      throw infra_error("initramfs: " + host.string() + " (for /" + inside + ") does not exist");
+    }
+    cpio.add_file(inside, read_file(host), 0644);
+  }
   const std::string archive = cpio.finish();
   const fs::path out = cache_dir / ("initramfs-" + content_hash(archive).substr(0, 16) + ".cpio");
   if (!fs::exists(out)) {

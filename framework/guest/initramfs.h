@@ -4,6 +4,9 @@
 // and cached by content.
 
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sys/process.h"
 
@@ -12,6 +15,9 @@ namespace kseries::guest {
 struct InitramfsSources {
   std::filesystem::path testcases;  // the repository's testcases/
   std::filesystem::path busybox = "/bin/busybox";
+  // More files: (path inside the initramfs, host file), e.g. a test module
+  // built for one kernel at testcases/memmap-dump/memmap_dump.ko.
+  std::vector<std::pair<std::string, std::filesystem::path>> extra_files;
 };
 
 // Returns <cache_dir>/initramfs-<content hash>.cpio, building it (and the

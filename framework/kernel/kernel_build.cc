@@ -15,6 +15,7 @@
 #include "core/text.h"
 #include "git/checkout.h"
 #include "kernel/kconfig_index.h"
+#include "kernel/module_build.h"
 #include "sys/files.h"
 
 namespace kseries::kernel {
@@ -146,7 +147,72 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
   kernel.compiler = json.value("compiler", "");
   kernel.seconds = json.value("seconds", 0.0);
   kernel.warnings = json.value("warnings", std::vector<std::string>{});
+  for (const auto& source : m_modules) {
+    const fs::path out = module_dir(dir, source);
+    const std::string name = source.filename().string();
+    if (fs::exists(out.string() + ".error")) {
+      kernel.module_errors[name] = read_file(out.string() + ".error");
+    } else if (fs::is_directory(out)) {
+      for (const auto& entry : fs::directory_iterator(out)) {
+        if (entry.path().extension() == ".ko") {
+          kernel.modules[name] = entry.path();
+        }
+      }
+    }
+  }
   return kernel;
+}
+
+void KernelBuilder::set_test_modules(std::vector<fs::path> source_dirs) {
+  m_modules = std::move(source_dirs);
+}
+
+fs::path KernelBuilder::module_dir(const fs::path& kernel_dir, const fs::path& source) const {
+  return kernel_dir / "modules" /
+         (source.filename().string() + "-" + module_source_hash(source).substr(0, 16));
+}
+
+bool KernelBuilder::has_modules(const KernelBuild& kernel) const {
+  if (!fs::exists(kernel.config) ||
+      read_file(kernel.config).find("\nCONFIG_MODULES=y\n") == std::string::npos) {
+    return true;  // nothing can be built for it
+  }
+  for (const auto& source : m_modules) {
+    const std::string name = source.filename().string();
+    if (!kernel.modules.count(name) && !kernel.module_errors.count(name)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void KernelBuilder::build_modules(const Target& target, const fs::path& kernel_dir,
+                                  const Progress& progress) const {
+  const fs::path build_dir = target_dir(target) / "build";
+  if (read_file(build_dir / ".config").find("\nCONFIG_MODULES=y\n") == std::string::npos) {
+    return;
+  }
+  const auto make = make_command(target, {});
+  const auto env = spec({}, {}).env;
+  for (const auto& source : m_modules) {
+    const fs::path out = module_dir(kernel_dir, source);
+    if (fs::exists(out) || fs::exists(out.string() + ".error")) {
+      continue;
+    }
+    const fs::path partial = out.string() + ".partial";
+    fs::remove_all(partial);
+    try {
+      ModuleBuildSpec module{build_dir, source, partial, {make.begin() + 5, make.end()}, env};
+      const auto kos = build_module(module, m_runner);
+      fs::rename(partial, out);
+      progress("test module " + source.filename().string() + ": " +
+               kos.front().filename().string());
+    } catch (const Error& e) {
+      // The kernel is fine; the case that needs the module reports this.
+      write_file(out.string() + ".error", e.what());
+      progress("test module " + source.filename().string() + " does not build: " + e.what());
+    }
+  }
 }
 
 std::optional<KernelBuild> KernelBuilder::find(const Target& target, const git_oid& commit) const {
@@ -205,7 +271,8 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   }
   const fs::path request_index = dir / "configs" / hash_text(request);
   if (fs::exists(request_index)) {
-    if (auto cached = load(std::string(trim(read_file(request_index))))) {
+    auto cached = load(std::string(trim(read_file(request_index))));
+    if (cached && has_modules(*cached)) {
       cached->cached = true;
       write_file(dir / "kernels" / git::to_hex(commit), cached->key + "\n");
       result.status = StepStatus::k_cached;
@@ -264,7 +331,9 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
 
   // The cache key of a finished kernel: tree + resolved .config + toolchain.
   const std::string key = hash_text(tree_id + "\n" + config_text + "\n" + compiler + "\n" + flags);
-  if (auto cached = load(key)) {
+  const auto known = load(key);
+  if (known && has_modules(*known)) {
+    auto cached = known;
     cached->cached = true;
     write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
     write_file(request_index, key + "\n");
@@ -303,7 +372,9 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
       progress(text);
     }
   };
-  progress(std::string(clean ? "clean" : "incremental") + " build: " + format_command(make.argv));
+  progress(std::string(clean ? "clean" : "incremental") + " build" +
+           (known ? " (the kernel is cached; its test modules are not)" : "") + ": " +
+           format_command(make.argv));
   const auto outcome = m_runner.run(make);
   result.compiled = compiled;
   const std::string log_text = fs::exists(log) ? read_file(log) : "";
@@ -328,8 +399,18 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
     write_file(dir / "objects.total", std::to_string(compiled) + "\n");
   }
 
-  // Artifacts for later stages.
+  // Artifacts for later stages (kept if this make only served the modules).
   const fs::path out = m_root / "kernels" / key;
+  if (known) {
+    build_modules(target, out, progress);
+    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
+    write_file(request_index, key + "\n");
+    result.kernel = load(key);
+    result.kernel->cached = true;
+    result.status = StepStatus::k_cached;
+    result.seconds = seconds_since(started);
+    return result;
+  }
   const fs::path partial = m_root / "kernels" / (key + ".partial");
   fs::remove_all(partial);
   fs::create_directories(partial);
@@ -348,6 +429,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   write_file(partial / "build.json", json.dump(2) + "\n");
   fs::remove_all(out);
   fs::rename(partial, out);
+  build_modules(target, out, progress);
   write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
   write_file(request_index, key + "\n");
   result.kernel = load(key);

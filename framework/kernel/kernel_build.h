@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ struct KernelBuild {
   double seconds = 0;  // wall time of the make that produced it
   bool cached = false;
   std::vector<std::string> warnings;  // Diagnostic::key() of every warning in the tree
+  // Test modules (testcases/<name>/Kbuild) built against this kernel, by
+  // directory name ("memmap-dump" -> .../memmap_dump.ko), and the reason for
+  // each that failed to build.
+  std::map<std::string, std::filesystem::path> modules;
+  std::map<std::string, std::string> module_errors;
 };
 
 enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible };
@@ -60,6 +66,13 @@ class KernelBuilder {
 
   std::filesystem::path target_dir(const Target& target) const;
 
+  // Out-of-tree test modules (directories with a Kbuild) to build against
+  // every kernel, right after its make, while the build directory holds it.
+  // A cached kernel without one of them (built before, or the module source
+  // changed) is brought back into the build directory by an incremental make
+  // (ccache hits) so the module sees exactly its headers and .config.
+  void set_test_modules(std::vector<std::filesystem::path> source_dirs);
+
  private:
   std::vector<std::string> make_command(const Target& target,
                                         const std::vector<std::string>& goals) const;
@@ -67,11 +80,17 @@ class KernelBuilder {
   std::string compiler_version(const Target& target) const;
   std::vector<std::string> update_warning_state(const Target& target, const BuildLog& log) const;
   std::optional<KernelBuild> load(const std::string& key) const;
+  bool has_modules(const KernelBuild& kernel) const;
+  std::filesystem::path module_dir(const std::filesystem::path& kernel_dir,
+                                   const std::filesystem::path& source) const;
+  void build_modules(const Target& target, const std::filesystem::path& kernel_dir,
+                     const Progress& progress) const;
 
   std::filesystem::path m_root;
   git::Store& m_store;
   ProcessRunner& m_runner;
   std::size_t m_jobs;
+  std::vector<std::filesystem::path> m_modules;
 };
 
 }  // namespace kseries::kernel

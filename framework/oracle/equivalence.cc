@@ -153,11 +153,11 @@ SetupVerdict judge_setup(const SetupDumps& d) {
   return v;
 }
 
-std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Event>& events,
-                                                   const std::filesystem::path& disk_image) {
+std::vector<SetupDumps> collect_setup_dumps(const std::vector<guest::Event>& events,
+                                            const std::filesystem::path& disk_image,
+                                            std::map<std::string, std::string>& errors) {
   std::vector<std::string> order;
   std::map<std::string, SetupDumps> setups;
-  std::map<std::string, std::string> errors;
   for (const BlobRef& ref : blob_refs(events)) {
     const size_t dash = ref.name.rfind('-');
     if (dash == std::string::npos) {
@@ -187,15 +187,74 @@ std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Even
       setups[m.setup].slow_trace_events = static_cast<uint64_t>(m.value);
     }
   }
-  std::vector<SetupVerdict> verdicts;
+  std::vector<SetupDumps> out;
   for (const std::string& setup : order) {
-    if (errors.count(setup)) {
-      verdicts.push_back({setup, VerdictStatus::k_fail, errors[setup], ""});
+    out.push_back(std::move(setups[setup]));
+  }
+  return out;
+}
+
+std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Event>& events,
+                                                   const std::filesystem::path& disk_image) {
+  std::map<std::string, std::string> errors;
+  std::vector<SetupVerdict> verdicts;
+  for (const SetupDumps& dumps : collect_setup_dumps(events, disk_image, errors)) {
+    if (errors.count(dumps.setup)) {
+      verdicts.push_back({dumps.setup, VerdictStatus::k_fail, errors[dumps.setup], ""});
       continue;
     }
-    verdicts.push_back(judge_setup(setups[setup]));
+    verdicts.push_back(judge_setup(dumps));
   }
   return verdicts;
+}
+
+SetupVerdict judge_vs_base(const SetupDumps& base, const SetupDumps& series) {
+  SetupVerdict v;
+  v.setup = series.setup;
+  std::vector<std::string> problems;
+  uint64_t compared = 0;
+  for (const char* kind : {"fast", "slow"}) {
+    const bool fast = std::string(kind) == "fast";
+    const auto& expected = fast ? base.fast : base.slow;
+    const auto& actual = fast ? series.fast : series.slow;
+    if (!expected || !actual) {
+      problems.push_back(std::string("missing ") + kind + " dump on " +
+                         (!expected ? "the base" : "the series"));
+      continue;
+    }
+    const Comparison c = compare_dumps(*expected, *actual);
+    compared += c.pages_compared;
+    v.details += std::string("[base vs series, ") + kind + " bind] " + format_comparison(c);
+    if (!c.equal()) {
+      problems.push_back(c.incompatible.empty()
+                             ? std::string(kind) + " bind: the series differs from the base in " +
+                                   std::to_string(c.pages_differing) + " page(s), first: field " +
+                                   c.groups[0].field + " at pfn " + hex(c.groups[0].first_pfn) +
+                                   " (" + c.groups[0].first_position + ")"
+                             : std::string(kind) +
+                                   " bind: dumps not comparable: " + c.incompatible[0]);
+    }
+  }
+  if (series.fast) {
+    const InvariantReport inv = check_invariants(*series.fast);
+    v.details += "[series, fast bind] " + format_invariants(inv);
+    if (!inv.ok()) {
+      problems.push_back("the series' fast dump breaks " + std::to_string(inv.violations.size()) +
+                         " invariant(s), first: " + inv.violations[0].rule + " (" +
+                         inv.violations[0].field + ") at pfn " + hex(inv.violations[0].first_pfn));
+    }
+  }
+  if (problems.empty()) {
+    v.status = VerdictStatus::k_pass;
+    v.summary = std::to_string(compared) +
+                " struct pages identical to the base kernel's (fast and slow binds)";
+    return v;
+  }
+  v.status = VerdictStatus::k_fail;
+  for (const std::string& p : problems) {
+    v.summary += (v.summary.empty() ? "" : "; ") + p;
+  }
+  return v;
 }
 
 }  // namespace kseries::oracle

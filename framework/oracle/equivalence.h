@@ -12,6 +12,7 @@
 //    blind, whatever the other checks say).
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,18 @@ SetupVerdict judge_setup(const SetupDumps& dumps);
 // that fails its checksum or does not parse fails its setup.
 std::vector<SetupVerdict> judge_memmap_equivalence(const std::vector<guest::Event>& events,
                                                    const std::filesystem::path& disk_image);
+
+// The dumps the events announce, per setup in blob order; a blob that
+// fails its checksum or does not parse is recorded in ERRORS[setup].
+std::vector<SetupDumps> collect_setup_dumps(const std::vector<guest::Event>& events,
+                                            const std::filesystem::path& disk_image,
+                                            std::map<std::string, std::string>& errors);
+
+// memmap-vs-base: the series kernel's dumps of a setup against the base
+// kernel's, taken by the same guest sequence in another boot: fast vs fast
+// (the series' template path against the base's only path) and slow vs
+// slow, after normalisation; the series' fast dump must pass the invariants.
+SetupVerdict judge_vs_base(const SetupDumps& base, const SetupDumps& series);
 
 std::string_view verdict_name(VerdictStatus status);
 

@@ -59,5 +59,36 @@ TEST(OracleEquivalence, AFastPathThatDiffersFails) {
       << v.summary;
 }
 
+TEST(OracleEquivalence, TheSeriesMatchingTheBaseKernelPasses) {
+  const SetupDumps base = correct_setup();
+  const SetupDumps series = correct_setup();
+  const SetupVerdict v = judge_vs_base(base, series);
+  EXPECT_EQ(v.status, VerdictStatus::k_pass) << v.summary << "\n" << v.details;
+  EXPECT_NE(v.summary.find("identical to the base kernel's"), std::string::npos) << v.summary;
+}
+
+TEST(OracleEquivalence, ASeriesTailByteThatDiffersFromTheBaseIsNamed) {
+  const SetupDumps base = correct_setup();
+  SetupDumps series = correct_setup();
+  std::string page(*series.fast->page(0x100203));
+  page[0x20] ^= 0x01;  // one byte of tail 3's index
+  series.fast->set_page(0x100203, page);
+  const SetupVerdict v = judge_vs_base(base, series);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("fast bind: the series differs from the base in 1 page(s), first: "
+                           "field index at pfn 0x100203 (tail 3 of head 0x100200)"),
+            std::string::npos)
+      << v.summary;
+  EXPECT_EQ(v.summary.find("slow bind"), std::string::npos) << v.summary;
+}
+
+TEST(OracleEquivalence, AMissingBaseDumpFails) {
+  SetupDumps base = correct_setup();
+  base.slow.reset();
+  const SetupVerdict v = judge_vs_base(base, correct_setup());
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("missing slow dump on the base"), std::string::npos) << v.summary;
+}
+
 }  // namespace
 }  // namespace kseries::oracle

@@ -1,11 +1,11 @@
-#include "oracle/module_build.h"
+#include "kernel/module_build.h"
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::oracle {
+namespace kseries::kernel {
 namespace {
 
 namespace fs = std::filesystem;
@@ -44,29 +44,34 @@ struct Dirs {
     testing::put_file(source / "README.md", "not copied\n");
     testing::put_file(out / "stale.o", "from another kernel\n");
   }
+  ModuleBuildSpec spec(std::vector<std::string> args = {}) const {
+    return {kernel, source, out, std::move(args), {}};
+  }
 };
 
-TEST(OracleModuleBuild, CopiesTheSourceAndRunsMakeWithM) {
+TEST(ModuleBuild, CopiesTheSourceAndRunsMakeWithM) {
   Dirs d;
   FakeMake make(true);
-  const fs::path ko = build_module(d.kernel, d.source, d.out, make);
-  EXPECT_EQ(ko, d.out / "memmap_dump.ko");
-  ASSERT_EQ(make.m_spec.argv.size(), 5U);
+  const auto kos = build_module(d.spec({"CC=ccache gcc"}), make);
+  ASSERT_EQ(kos.size(), 1U);
+  EXPECT_EQ(kos[0], d.out / "memmap_dump.ko");
+  ASSERT_EQ(make.m_spec.argv.size(), 6U);
   EXPECT_EQ(make.m_spec.argv[0], "make");
   EXPECT_EQ(make.m_spec.argv[2], fs::absolute(d.kernel).string());
   EXPECT_EQ(make.m_spec.argv[3], "M=" + fs::absolute(d.out).string());
-  EXPECT_EQ(make.m_spec.argv[4], "modules");
+  EXPECT_EQ(make.m_spec.argv[4], "CC=ccache gcc");
+  EXPECT_EQ(make.m_spec.argv[5], "modules");
   EXPECT_TRUE(fs::exists(d.out / "memmap_dump.c"));
   EXPECT_TRUE(fs::exists(d.out / "Kbuild"));
   EXPECT_FALSE(fs::exists(d.out / "README.md"));
   EXPECT_FALSE(fs::exists(d.out / "stale.o"));
 }
 
-TEST(OracleModuleBuild, AFailedBuildSaysWhy) {
+TEST(ModuleBuild, AFailedBuildSaysWhy) {
   Dirs d;
   FakeMake make(false);
   try {
-    build_module(d.kernel, d.source, d.out, make);
+    build_module(d.spec(), make);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::k_infrastructure);
@@ -74,12 +79,21 @@ TEST(OracleModuleBuild, AFailedBuildSaysWhy) {
   }
 }
 
-TEST(OracleModuleBuild, RefusesAKernelWithoutModules) {
+TEST(ModuleBuild, RefusesAKernelWithoutModules) {
   Dirs d;
   fs::remove(d.kernel / "Module.symvers");
   FakeMake make(true);
-  EXPECT_THROW(build_module(d.kernel, d.source, d.out, make), Error);
+  EXPECT_THROW(build_module(d.spec(), make), Error);
+}
+
+TEST(ModuleBuild, SourceHashFollowsTheSourcesOnly) {
+  Dirs d;
+  const std::string before = module_source_hash(d.source);
+  testing::put_file(d.source / "README.md", "docs change\n");
+  EXPECT_EQ(module_source_hash(d.source), before);
+  testing::put_file(d.source / "memmap_dump.c", "/* module, changed */\n");
+  EXPECT_NE(module_source_hash(d.source), before);
 }
 
 }  // namespace
-}  // namespace kseries::oracle
+}  // namespace kseries::kernel
