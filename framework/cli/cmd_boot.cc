@@ -198,7 +198,13 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  builder.set_test_modules(test_module_dirs(testcases_dir(vm)));
+  // Only the modules this case loads: a kernel cached without them is made
+  // again (incrementally) to build them; other cases boot it as it is.
+  std::vector<fs::path> module_dirs;
+  for (const auto& module : test_case.modules) {
+    module_dirs.push_back(testcases / module);
+  }
+  builder.set_test_modules(module_dirs);
   for (auto& k : kernels) {
     progress("kernel " + k.name + " for " + target.name + " (" +
              git::to_hex(k.commit).substr(0, 12) + ")");
