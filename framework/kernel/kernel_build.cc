@@ -241,20 +241,6 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   fs::create_directories(dir / "kernels");
   fs::create_directories(dir / "configs");
 
-  // One kseries at a time per target directory: a second one waits.
-  const int lock = ::open((dir / "lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock < 0) {
-    throw infra_error("cannot open " + (dir / "lock").string());
-  }
-  struct LockGuard {
-    int fd;
-    ~LockGuard() { ::close(fd); }
-  } guard{lock};
-  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    progress("waiting for another kseries that is building target " + target.name);
-    ::flock(lock, LOCK_EX);
-  }
-
   // Same tree, same fragments, same toolchain: the kernel built before, at
   // once, without even a checkout.
   git::TreePtr tree = m_store.commit_tree(commit);
@@ -280,6 +266,21 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
       result.seconds = seconds_since(started);
       return result;
     }
+  }
+
+  // One kseries at a time per target directory: a second one waits (a cached
+  // kernel, above, needs no lock: its directory appears by an atomic rename).
+  const int lock = ::open((dir / "lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0) {
+    throw infra_error("cannot open " + (dir / "lock").string());
+  }
+  struct LockGuard {
+    int fd;
+    ~LockGuard() { ::close(fd); }
+  } guard{lock};
+  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    progress("waiting for another kseries that is building target " + target.name);
+    ::flock(lock, LOCK_EX);
   }
 
   // Checkout: only files that differ from the last build of this target change.
