@@ -70,6 +70,10 @@ TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
   const auto& s = data.at({"fsdax-dev", "memmap_init_ms"});
   EXPECT_EQ(s.first, std::vector<double>{120});
   EXPECT_EQ(s.rebinds, (std::vector<double>{35, 36}));
+  EXPECT_EQ(s.rebind_blocks, (std::vector<std::size_t>{2}));
+  add_boot(data, {{"fsdax-dev", 2, "memmap_init_ms", 30, "ms", "rebind", {}}});
+  EXPECT_EQ(data.at({"fsdax-dev", "memmap_init_ms"}).rebind_blocks,
+            (std::vector<std::size_t>{2, 1}));
   EXPECT_EQ(s.pages, 515584);
   EXPECT_EQ(data.at({"boot-probe", "memmap_init_ms"}).probe, std::vector<double>{60});
   EXPECT_EQ(compare_options_for("ms").min_absolute, 2);

@@ -6,6 +6,12 @@
 namespace kseries::cases {
 
 void add_boot(TimingData& data, const std::vector<guest::Measurement>& measurements) {
+  std::map<std::pair<std::string, std::string>, std::size_t> rebinds_before;
+  for (const auto& m : measurements) {
+    if (!rebinds_before.count({m.setup, m.metric})) {
+      rebinds_before[{m.setup, m.metric}] = data[{m.setup, m.metric}].rebinds.size();
+    }
+  }
   for (const auto& m : measurements) {
     auto& samples = data[{m.setup, m.metric}];
     samples.unit = m.unit;
@@ -18,6 +24,13 @@ void add_boot(TimingData& data, const std::vector<guest::Measurement>& measureme
     }
     if (auto it = m.extra.find("pages"); it != m.extra.end()) {
       samples.pages = std::atof(it->second.c_str());
+    }
+  }
+  // This boot's rebinds are one block: they share the boot's conditions.
+  for (const auto& [key, before] : rebinds_before) {
+    auto& samples = data[key];
+    if (samples.rebinds.size() > before) {
+      samples.rebind_blocks.push_back(samples.rebinds.size() - before);
     }
   }
 }

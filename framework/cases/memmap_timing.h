@@ -18,10 +18,11 @@ namespace kseries::cases {
 
 struct MetricSamples {
   std::string unit;
-  std::vector<double> first;    // the first bind of each boot
-  std::vector<double> rebinds;  // every rebind of every boot
-  std::vector<double> probe;    // boot-time probe of the raw namespace
-  double pages = 0;             // pages per bind, as the kernel printed it
+  std::vector<double> first;               // the first bind of each boot
+  std::vector<double> rebinds;             // every rebind of every boot
+  std::vector<std::size_t> rebind_blocks;  // rebinds per boot, in order
+  std::vector<double> probe;               // boot-time probe of the raw namespace
+  double pages = 0;                        // pages per bind, as the kernel printed it
 };
 
 // (setup, metric) -> samples.

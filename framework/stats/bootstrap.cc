@@ -105,4 +105,59 @@ Interval bootstrap_ratio_interval(std::span<const double> base, std::span<const 
   return percentile_interval(ratios, options.confidence);
 }
 
+namespace {
+
+// The block boundaries of SAMPLES; throws when the sizes do not add up.
+std::vector<std::span<const double>> split_blocks(std::span<const double> samples,
+                                                  std::span<const std::size_t> sizes) {
+  std::vector<std::span<const double>> blocks;
+  std::size_t at = 0;
+  for (const std::size_t size : sizes) {
+    if (size == 0 || at + size > samples.size()) {
+      throw usage_error("bootstrap blocks do not match the samples");
+    }
+    blocks.push_back(samples.subspan(at, size));
+    at += size;
+  }
+  if (at != samples.size() || blocks.empty()) {
+    throw usage_error("bootstrap blocks do not match the samples");
+  }
+  return blocks;
+}
+
+double resampled_blocked_mean(Resampler& resampler,
+                              const std::vector<std::span<const double>>& blocks) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const auto& block = blocks[resampler.index(blocks.size())];
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      sum += block[resampler.index(block.size())];
+    }
+    n += block.size();
+  }
+  return sum / static_cast<double>(n);
+}
+
+}  // namespace
+
+Interval bootstrap_ratio_interval_blocked(std::span<const double> base,
+                                          std::span<const std::size_t> base_blocks,
+                                          std::span<const double> candidate,
+                                          std::span<const std::size_t> candidate_blocks,
+                                          const BootstrapOptions& options) {
+  check_options(options);
+  const auto base_split = split_blocks(base, base_blocks);
+  const auto candidate_split = split_blocks(candidate, candidate_blocks);
+  Resampler resampler(options.seed);
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<std::size_t>(options.resamples));
+  for (int i = 0; i < options.resamples; ++i) {
+    const double base_mean = resampled_blocked_mean(resampler, base_split);
+    const double candidate_mean = resampled_blocked_mean(resampler, candidate_split);
+    ratios.push_back(ratio_of_means(candidate_mean, base_mean));
+  }
+  return percentile_interval(ratios, options.confidence);
+}
+
 }  // namespace kseries::stats

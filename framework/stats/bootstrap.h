@@ -66,4 +66,16 @@ Interval bootstrap_mean_interval(std::span<const double> samples,
 Interval bootstrap_ratio_interval(std::span<const double> base, std::span<const double> candidate,
                                   const BootstrapOptions& options = {});
 
+// The same interval when the samples come in blocks that share a source of
+// variance, e.g. the rebinds of one boot (BLOCKS: the block sizes, in
+// order, summing to the sample size). Two-stage (cluster) bootstrap: draw
+// blocks with replacement, then values with replacement inside each drawn
+// block, so boot-to-boot variation widens the interval instead of being
+// mistaken for an effect. One block per side reduces to the plain bootstrap.
+Interval bootstrap_ratio_interval_blocked(std::span<const double> base,
+                                          std::span<const std::size_t> base_blocks,
+                                          std::span<const double> candidate,
+                                          std::span<const std::size_t> candidate_blocks,
+                                          const BootstrapOptions& options = {});
+
 }  // namespace kseries::stats

@@ -114,3 +114,44 @@ TEST(BootstrapTest, RejectsBadOptionsAndEmptySamples) {
 
 }  // namespace
 }  // namespace kseries::stats
+
+namespace kseries::stats {
+namespace {
+
+// Three boots per side whose boot means differ much more than rebinds within
+// a boot: taken as independent samples the sides look separated, taken as
+// boots they do not.
+std::vector<double> boots_of(std::initializer_list<double> means, std::size_t per_boot) {
+  std::vector<double> samples;
+  for (const double mean : means) {
+    for (std::size_t i = 0; i < per_boot; ++i) {
+      samples.push_back(mean + (i % 2 == 0 ? 0.5 : -0.5));
+    }
+  }
+  return samples;
+}
+
+TEST(BootstrapBlockedTest, BootToBootVariationWidensTheInterval) {
+  const auto base = boots_of({100, 112, 94}, 20);
+  const auto candidate = boots_of({90, 104, 88}, 20);
+  const std::vector<std::size_t> blocks = {20, 20, 20};
+  const Interval plain = bootstrap_ratio_interval(base, candidate);
+  const Interval blocked = bootstrap_ratio_interval_blocked(base, blocks, candidate, blocks);
+  EXPECT_FALSE(plain.contains(1.0)) << plain.low << " " << plain.high;
+  EXPECT_TRUE(blocked.contains(1.0)) << blocked.low << " " << blocked.high;
+  EXPECT_GT(blocked.width(), 3 * plain.width());
+}
+
+TEST(BootstrapBlockedTest, OneBlockPerSideIsThePlainBootstrapAndSizesMustAddUp) {
+  const auto base = boots_of({100}, 30);
+  const auto candidate = boots_of({80}, 30);
+  const std::vector<std::size_t> one = {30};
+  const Interval blocked = bootstrap_ratio_interval_blocked(base, one, candidate, one);
+  EXPECT_NEAR(blocked.low, 0.8, 0.01);
+  EXPECT_NEAR(blocked.high, 0.8, 0.01);
+  const std::vector<std::size_t> wrong = {20};
+  EXPECT_THROW(bootstrap_ratio_interval_blocked(base, wrong, candidate, one), Error);
+}
+
+}  // namespace
+}  // namespace kseries::stats

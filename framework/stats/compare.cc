@@ -103,7 +103,11 @@ Comparison compare(std::span<const double> base, std::span<const double> candida
   if (has_ratio) {
     c.ratio = c.candidate.mean / c.base.mean;
     c.relative_change = c.ratio - 1;
-    c.ratio_interval = bootstrap_ratio_interval(base, candidate, options.bootstrap);
+    c.ratio_interval =
+        options.base_blocks.empty() || options.candidate_blocks.empty()
+            ? bootstrap_ratio_interval(base, candidate, options.bootstrap)
+            : bootstrap_ratio_interval_blocked(base, options.base_blocks, candidate,
+                                               options.candidate_blocks, options.bootstrap);
   } else if (c.candidate.mean != 0) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     c.ratio = c.relative_change = nan;

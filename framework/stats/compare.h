@@ -25,6 +25,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "stats/bootstrap.h"
 #include "stats/mann_whitney.h"
@@ -42,6 +43,12 @@ struct CompareOptions {
   double alpha = 0.05;         // rank-test level
   std::size_t min_samples = 5;
   BootstrapOptions bootstrap;  // for the summaries and the ratio interval
+  // Block sizes (rebinds per boot, in sample order) of each side, when the
+  // samples come from several boots: the ratio interval is then a two-stage
+  // bootstrap over boots and rebinds (bootstrap_ratio_interval_blocked).
+  // Empty: the samples are taken as independent.
+  std::vector<std::size_t> base_blocks;
+  std::vector<std::size_t> candidate_blocks;
 };
 
 struct Comparison {

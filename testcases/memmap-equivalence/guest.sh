@@ -24,17 +24,14 @@
 # and one result: pass = dumps collected (the verdict is the host's), fail =
 # a bind or a dump failed, skip = the setup cannot run on this target.
 
+ERR=/tmp/memmap-eq.err
 . /testcases/lib/kseries.sh
+. /testcases/lib/pmem.sh
 
-ND=/sys/bus/nd
-DAXBUS=/sys/bus/dax
-REGION=$ND/devices/region0
-NS=namespace0.0
 T=/sys/kernel/tracing
 TI=$T/instances/kseries-pageref
 MMD=/sys/kernel/debug/memmap_dump
 PARAMS=/sys/module/memmap_dump/parameters
-ERR=/tmp/memmap-eq.err
 OUT=/tmp/memmap-eq
 
 setups=""
@@ -42,9 +39,6 @@ unwritten=513
 module=""
 in_setups=0
 
-clean() { echo "$*" | tr '=\n' ':;' | sed 's/;$//; s/  */ /g; s/ *$//'; }
-fail() { local subject=$1; shift; kseries_result fail "$subject" "$(clean "$*")"; }
-skip() { local subject=$1; shift; kseries_result skip "$subject" "$(clean "$*")"; }
 
 for arg in "$@"; do
   case "$arg" in
@@ -59,14 +53,6 @@ done
 [ -n "$(echo $setups)" ] || setups="fsdax-mem fsdax-dev devdax-mem devdax-dev"
 case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a number or off"; exit 2 ;; esac
 mkdir -p "$OUT"
-
-sysw() {
-  if ! { echo "$2" >"$1"; } 2>"$ERR"; then
-    echo "writing '$2' to $1: $(sed 's/^.*write error: //' "$ERR" | tr '\n' ' ')" >"$ERR"
-    return 1
-  fi
-}
-err() { cat "$ERR" 2>/dev/null; }
 
 # ---- the dumper module ----
 if [ -z "$module" ]; then
@@ -95,24 +81,6 @@ fi
 tp_on() { echo >"$TI/trace"; echo 1 >"$TI/events/page_ref/page_ref_set/enable"; }
 tp_off() { echo 0 >"$TI/events/page_ref/page_ref_set/enable" 2>/dev/null; }
 tp_count() { cat "$TI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
-
-# ---- namespace state (as testcases/memmap-timing/guest.sh) ----
-free_ns() {
-  local d drv
-  for d in "$ND"/devices/pfn* "$ND"/devices/dax* "$ND"/devices/btt*; do
-    [ -e "$d/namespace" ] || continue
-    [ "$(cat "$d/namespace" 2>/dev/null)" = "$NS" ] || continue
-    if [ -e "$d/driver" ]; then
-      drv=$(basename "$(readlink -f "$d/driver")")
-      echo "${d##*/}" >"$ND/drivers/$drv/unbind" 2>/dev/null
-    fi
-    echo "" >"$d/namespace" 2>/dev/null
-  done
-  if [ -e "$ND/devices/$NS/driver" ]; then
-    drv=$(basename "$(readlink -f "$ND/devices/$NS/driver")")
-    echo "$NS" >"$ND/drivers/$drv/unbind" 2>/dev/null
-  fi
-}
 
 # dump SETUP KIND: snapshot the memmap of the device just bound, send it.
 dump() {
@@ -144,40 +112,22 @@ rebind() {
 }
 
 run_setup() {
-  local name=$1 type map mode dev drv D
+  local name=$1 rc
   problems=""
   case "$name" in
-    fsdax-mem) type=fsdax; mode=ram ;;
-    fsdax-dev) type=fsdax; mode=pmem ;;
-    devdax-mem) type=devdax; mode=ram ;;
-    devdax-dev) type=devdax; mode=pmem ;;
+    fsdax-mem | fsdax-dev | devdax-mem | devdax-dev) ;;
     *) fail "$name" "unknown setup (fsdax-mem fsdax-dev devdax-mem devdax-dev)"; return ;;
   esac
-  [ -d "$REGION" ] || { fail "$name" "no $REGION (no pmem: memmap:SIZE!OFFSET missing?)"; return; }
-  if [ "$type" = fsdax ]; then
-    drv=nd_pmem; dev=$(cat "$REGION/pfn_seed" 2>/dev/null)
-  else
-    [ -d "$ND/drivers/dax_pmem" ] || { skip "$name" "no dax_pmem driver (CONFIG_DEV_DAX_PMEM off)"; return; }
-    drv=dax_pmem; dev=$(cat "$REGION/dax_seed" 2>/dev/null)
-  fi
-  [ -n "$dev" ] && [ -d "$ND/devices/$dev" ] || { fail "$name" "no $type seed device in $REGION"; return; }
-  D=$ND/devices/$dev
-  free_ns
-  sysw "$D/uuid" "$(cat /proc/sys/kernel/random/uuid)" && sysw "$D/mode" "$mode" \
-    && sysw "$D/align" 2097152 && sysw "$D/namespace" "$NS" \
-    || { fail "$name" "$(err)"; free_ns; return; }
+  pmem_configure "$name"
+  rc=$?
+  [ "$rc" = 2 ] && { skip "$name" "$setup_skip"; return; }
+  [ "$rc" = 0 ] || { fail "$name" "$setup_error"; return; }
   echo -1 >"$PARAMS/unwritten_index"
   if ! sysw "$ND/drivers/$drv/bind" "$dev"; then
     fail "$name" "first bind: $(err) $(dmesg | grep -i -m 3 -E 'error|fail|busy|invalid|unsupported' | tr '\n' ' ')"
     free_ns; return
   fi
-  if [ "$type" = fsdax ]; then
-    bdev=$dev; bindfile=$ND/drivers/nd_pmem/bind; unbindfile=$ND/drivers/nd_pmem/unbind
-  else
-    bdev=$(ls "$(readlink -f "$D")" | grep '^dax[0-9]*\.[0-9]*$' | head -n 1)
-    [ -n "$bdev" ] && [ -d "$DAXBUS/devices/$bdev" ] || { fail "$name" "$dev bound but no dax device"; free_ns; return; }
-    bindfile=$DAXBUS/drivers/device_dax/bind; unbindfile=$DAXBUS/drivers/device_dax/unbind
-  fi
+  pmem_bound || { fail "$name" "$setup_error"; free_ns; return; }
 
   rebind "$name" fast off && dump "$name" fast
   if [ "$have_tp" = 1 ]; then
@@ -191,8 +141,7 @@ run_setup() {
     echo -1 >"$PARAMS/unwritten_index"
   fi
 
-  sysw "$ND/drivers/$drv/unbind" "$dev" && sysw "$D/namespace" "" || problems="$problems teardown: $(err);"
-  free_ns
+  pmem_teardown || problems="$problems teardown: $(err);"
   if [ -n "$problems" ]; then
     fail "$name" "$problems"
   else

@@ -26,17 +26,14 @@
 # and the boot-time probe of the raw namespace as setup=boot-probe iter=0
 # kind=probe. One "result" per setup, plus one for boot-probe.
 
+ERR=/tmp/memmap-timing.err
 . /testcases/lib/kseries.sh
+. /testcases/lib/pmem.sh
 
-ND=/sys/bus/nd
-DAXBUS=/sys/bus/dax
-REGION=$ND/devices/region0
-NS=namespace0.0
 T=/sys/kernel/tracing
 TI=$T/instances/kseries-pageref
 BINDTIME=/testcases/bin/bindtime
 FN=memmap_init_zone_device
-ERR=/tmp/memmap-timing.err
 KLOG=/tmp/memmap-timing.dmesg
 
 rebinds=30
@@ -68,21 +65,6 @@ for arg in "$@"; do
   esac
 done
 [ -n "$(echo $setups)" ] || setups="fsdax-mem fsdax-dev devdax-mem devdax-dev"
-
-# The protocol parser ends a value at the next " key=", so keep '=' out of
-# free text.
-clean() { echo "$*" | tr '=\n' ':;' | sed 's/;$//; s/  */ /g; s/ *$//'; }
-fail() { local subject=$1; shift; kseries_result fail "$subject" "$(clean "$*")"; }
-skip() { local subject=$1; shift; kseries_result skip "$subject" "$(clean "$*")"; }
-
-# sysw FILE VALUE: write VALUE to a sysfs FILE; on error the reason is in $ERR.
-sysw() {
-  if ! { echo "$2" >"$1"; } 2>"$ERR"; then
-    echo "writing '$2' to $1: $(sed 's/^.*write error: //' "$ERR" | tr '\n' ' ')" >"$ERR"
-    return 1
-  fi
-}
-err() { cat "$ERR" 2>/dev/null; }
 
 # The pr_debug site must be enabled; case.conf puts it on the command line
 # (so the boot-time probe is seen too). Turn it on anyway if it is not.
@@ -226,73 +208,15 @@ measure_bind() {
   return 0
 }
 
-# ---- namespace state ----
-# free_ns: release namespace0.0 from whatever holds it, on every path: any
-# pfn/dax/btt device that claims it is unbound and its claim dropped (a
-# failed bind leaves the claim, and every later claim then fails with EBUSY),
-# and the raw namespace is unbound. The raw namespace is not bound again:
-# its probe would find the info block a setup wrote and auto-create a pfn or
-# dax device claiming the namespace.
-free_ns() {
-  local d drv
-  for d in "$ND"/devices/pfn* "$ND"/devices/dax* "$ND"/devices/btt*; do
-    [ -e "$d/namespace" ] || continue
-    [ "$(cat "$d/namespace" 2>/dev/null)" = "$NS" ] || continue
-    if [ -e "$d/driver" ]; then
-      drv=$(basename "$(readlink -f "$d/driver")")
-      echo "${d##*/}" >"$ND/drivers/$drv/unbind" 2>/dev/null
-    fi
-    echo "" >"$d/namespace" 2>/dev/null
-  done
-  if [ -e "$ND/devices/$NS/driver" ]; then
-    drv=$(basename "$(readlink -f "$ND/devices/$NS/driver")")
-    echo "$NS" >"$ND/drivers/$drv/unbind" 2>/dev/null
-  fi
-  dmesg -c >/dev/null
-}
-
 # ---- one setup ----
 # run_setup NAME: emits the measurements and exactly one result for NAME.
 run_setup() {
-  local name=$1 type align map mode align_bytes dev drv bindfile unbindfile bdev i
+  local name=$1 i rc
   problems=""
-  case "$name" in
-    fsdax*-mem | devdax*-mem) map=mem; mode=ram ;;
-    fsdax*-dev | devdax*-dev) map=dev; mode=pmem ;;
-    *) fail "$name" "unknown setup (expected <fsdax|devdax>[4k|2m|1g]-<mem|dev>)"; return ;;
-  esac
-  type=${name%%-*}
-  align=${type#fsdax}; align=${align#devdax}; type=${type%"$align"}
-  case "$type" in fsdax | devdax) ;; *) fail "$name" "unknown device type '$type'"; return ;; esac
-  case "$align" in
-    '' | 2m) align_bytes=2097152 ;;
-    4k) align_bytes=4096 ;;
-    1g) align_bytes=1073741824 ;;
-    *) fail "$name" "unknown alignment '$align' (4k, 2m or 1g)"; return ;;
-  esac
-  [ -d "$REGION" ] || { fail "$name" "no $REGION (no pmem: memmap:SIZE!OFFSET missing?)"; return; }
-
-  if [ "$type" = fsdax ]; then
-    drv=nd_pmem
-    dev=$(cat "$REGION/pfn_seed" 2>/dev/null)
-    [ -n "$dev" ] && [ -d "$ND/devices/$dev" ] || { fail "$name" "no pfn seed in $REGION/pfn_seed"; return; }
-  else
-    drv=dax_pmem
-    [ -d "$ND/drivers/dax_pmem" ] || { skip "$name" "no dax_pmem driver (CONFIG_DEV_DAX_PMEM off)"; return; }
-    dev=$(cat "$REGION/dax_seed" 2>/dev/null)
-    [ -n "$dev" ] && [ -d "$ND/devices/$dev" ] || { fail "$name" "no dax seed in $REGION/dax_seed"; return; }
-  fi
-  local D=$ND/devices/$dev
-  if [ -r "$D/supported_alignments" ] && ! grep -qw "$align_bytes" "$D/supported_alignments"; then
-    skip "$name" "align $align_bytes not in $D/supported_alignments ($(cat "$D/supported_alignments"))"
-    return
-  fi
-
-  # Free the namespace, then configure the pfn/dax device and claim it.
-  free_ns
-  sysw "$D/uuid" "$(cat /proc/sys/kernel/random/uuid)" && sysw "$D/mode" "$mode" \
-    && sysw "$D/align" "$align_bytes" && sysw "$D/namespace" "$NS" \
-    || { fail "$name" "$(err)"; free_ns; return; }
+  pmem_configure "$name"
+  rc=$?
+  [ "$rc" = 2 ] && { skip "$name" "$setup_skip"; return; }
+  [ "$rc" = 0 ] || { fail "$name" "$setup_error"; return; }
 
   # First bind: the pfn device to nd_pmem, or the dax device to dax_pmem
   # (whose probe creates daxR.N on the dax bus and binds it to device_dax).
@@ -300,17 +224,7 @@ run_setup() {
   if ! measure_bind "$name" 1 first "$ND/drivers/$drv/bind" "$dev"; then
     fail "$name" "first bind: $bind_error"; free_ns; return
   fi
-  if [ "$type" = fsdax ]; then
-    bdev=$dev
-    bindfile=$ND/drivers/nd_pmem/bind; unbindfile=$ND/drivers/nd_pmem/unbind
-  else
-    bdev=$(ls "$(readlink -f "$D")" | grep '^dax[0-9]*\.[0-9]*$' | head -n 1)
-    [ -n "$bdev" ] && [ -d "$DAXBUS/devices/$bdev" ] \
-      || { fail "$name" "$dev bound but no dax device under $(readlink -f "$D")"; free_ns; return; }
-    [ "$(basename "$(readlink -f "$DAXBUS/devices/$bdev/driver")")" = device_dax ] \
-      || { fail "$name" "$DAXBUS/devices/$bdev not bound to device_dax ($(readlink "$DAXBUS/devices/$bdev/driver"))"; free_ns; return; }
-    bindfile=$DAXBUS/drivers/device_dax/bind; unbindfile=$DAXBUS/drivers/device_dax/unbind
-  fi
+  pmem_bound || { fail "$name" "$setup_error"; free_ns; return; }
 
   i=2
   while [ "$i" -le $((rebinds + 1)) ]; do
@@ -322,9 +236,7 @@ run_setup() {
   done
 
   # Tear down so the next setup can claim the namespace.
-  sysw "$ND/drivers/$drv/unbind" "$dev" && sysw "$D/namespace" "" \
-    || { problems="$problems teardown: $(err);"; }
-  free_ns
+  pmem_teardown || problems="$problems teardown: $(err);"
   if [ -n "$problems" ]; then
     fail "$name" "$problems"
   else
