@@ -1,6 +1,6 @@
 #pragma once
-// SHA-256 (FIPS 180-4), to check the blobs guests announce with
-// "KSERIES blob ... sha256=HEX" (no crypto library is linked).
+// SHA-256, to check the blobs guests announce with
+// "KSERIES blob ... sha256=HEX" (OpenSSL's EVP digest).
 
 #include <string>
 #include <string_view>
