@@ -33,8 +33,8 @@ expect_grep "note: TCG emulation, not KVM" "$TMP/out"
 expect_grep "boots interleaved: 2 round(s) of base, demo/v1" "$TMP/out"
 expect_grep "faster.*memmap_init_ms.devdax-mem" "$TMP/out"
 expect_grep "%change" "$TMP/out"
-# Interleaved: base 1, series 1, base 2, series 2.
-grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/2 base boot 1/2 demo/v1 boot 2/2 base boot 2/2 demo/v1" \
+# Interleaved and counterbalanced: base 1, series 1, then series 2, base 2.
+grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/2 base boot 1/2 demo/v1 boot 2/2 demo/v1 boot 2/2 base" \
   || fail "boots were not interleaved: $(grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ')"
 grep -q '"verdict": "faster"' "$TMP/r.json" || fail "no faster verdict in the JSON"
 expect_grep 'name="verdict" value="faster"' "$TMP/j.xml"
