@@ -408,10 +408,18 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
   if (kernels.size() > 1) {
     out << "boots interleaved: " << boots << " round(s) of base, " << kernels.back().name
-        << " (A B, B A, ...); intervals resample boots, then rebinds within a boot\n";
-    if (boots < 3) {
-      out << "note: " << boots << " boot(s) per kernel: boot-to-boot variation is barely in the "
-          << "intervals; use --boots 3 or more for a verdict that must hold across boots\n";
+        << " (A B, B A, ...)\n";
+    if (boots == 1) {
+      out << "note: one boot per kernel: the rebinds are taken as independent samples, so "
+             "boot-to-boot variation is not in the intervals; --boots 4 or more gives a verdict "
+             "that must hold across boots\n";
+    } else {
+      out << "note: " << boots << " boots per kernel: intervals resample boots, then rebinds "
+          << "within a boot; the p-value compares boot means"
+          << (boots < 4 ? " and cannot go below 0.05 with fewer than 4 boots a side, so no "
+                          "faster/slower verdict is possible"
+                        : "")
+          << "\n";
     }
   }
   nlohmann::json json = {{"target", target.name},

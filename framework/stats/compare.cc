@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
+
+#include "core/error.h"
 
 namespace kseries::stats {
 
@@ -28,6 +31,28 @@ std::string p_text(double p) {
   }
   std::snprintf(buffer, sizeof buffer, "p=%.2g", p);
   return buffer;
+}
+
+// The mean of each block (consecutive SIZES values) of SAMPLES.
+std::vector<double> block_means(std::span<const double> samples,
+                                const std::vector<std::size_t>& sizes) {
+  std::vector<double> means;
+  std::size_t at = 0;
+  for (const std::size_t size : sizes) {
+    if (size == 0 || at + size > samples.size()) {
+      throw usage_error("compare: blocks do not match the samples");
+    }
+    double sum = 0;
+    for (std::size_t i = at; i < at + size; ++i) {
+      sum += samples[i];
+    }
+    means.push_back(sum / static_cast<double>(size));
+    at += size;
+  }
+  if (at != samples.size()) {
+    throw usage_error("compare: blocks do not match the samples");
+  }
+  return means;
 }
 
 // "-60.1% [-63.0%, -57.2%], p=0.0001": the numbers every verdict rests on.
@@ -97,7 +122,16 @@ Comparison compare(std::span<const double> base, std::span<const double> candida
   Comparison c;
   c.base = summarize(base, options.bootstrap);
   c.candidate = summarize(candidate, options.bootstrap);
-  c.rank_test = mann_whitney(base, candidate);
+  // Several boots on each side: the boots are the independent units, so the
+  // rank test compares boot means (4 boots a side are needed for p < 0.05).
+  const bool by_blocks = options.base_blocks.size() >= 2 && options.candidate_blocks.size() >= 2;
+  if (by_blocks) {
+    const auto base_means = block_means(base, options.base_blocks);
+    const auto candidate_means = block_means(candidate, options.candidate_blocks);
+    c.rank_test = mann_whitney(base_means, candidate_means);
+  } else {
+    c.rank_test = mann_whitney(base, candidate);
+  }
   c.difference = c.candidate.mean - c.base.mean;
   const bool has_ratio = !base.empty() && !candidate.empty() && c.base.mean != 0;
   if (has_ratio) {

@@ -45,7 +45,9 @@ struct CompareOptions {
   BootstrapOptions bootstrap;  // for the summaries and the ratio interval
   // Block sizes (rebinds per boot, in sample order) of each side, when the
   // samples come from several boots: the ratio interval is then a two-stage
-  // bootstrap over boots and rebinds (bootstrap_ratio_interval_blocked).
+  // bootstrap over boots and rebinds (bootstrap_ratio_interval_blocked), and
+  // with at least 2 boots a side the rank test compares boot means (the
+  // independent units; 4 boots a side are needed to reach p < 0.05).
   // Empty: the samples are taken as independent.
   std::vector<std::size_t> base_blocks;
   std::vector<std::size_t> candidate_blocks;

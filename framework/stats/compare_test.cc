@@ -149,6 +149,44 @@ TEST(VerdictTest, AbsoluteFloorWidensTheSameMargin) {
   EXPECT_EQ(floored.verdict, Verdict::k_same) << floored.reason;
 }
 
+// The A/A case seen for real under load: four boots a side, boot means that
+// happen to split (55 50 46 45 vs 42 42 42 47 ms) with little spread within a
+// boot. As 120 independent rebinds a side they look separated; as boots
+// they are not, and the verdict must not be faster.
+TEST(VerdictTest, BootMeansNotRebindsDecideWhenThereAreSeveralBoots) {
+  std::vector<double> base, again;
+  for (double mean : {55.2, 50.0, 46.4, 44.7}) {
+    for (int i = 0; i < 30; ++i) base.push_back(mean + (i % 3) - 1);
+  }
+  for (double mean : {41.8, 41.5, 42.1, 46.9}) {
+    for (int i = 0; i < 30; ++i) again.push_back(mean + (i % 3) - 1);
+  }
+  CompareOptions options;
+  const Comparison as_rebinds = compare(base, again, options);
+  EXPECT_EQ(as_rebinds.verdict, Verdict::k_faster) << as_rebinds.reason;
+  options.base_blocks = {30, 30, 30, 30};
+  options.candidate_blocks = {30, 30, 30, 30};
+  const Comparison as_boots = compare(base, again, options);
+  EXPECT_EQ(as_boots.verdict, Verdict::k_unknown) << as_boots.reason;
+  EXPECT_GT(as_boots.rank_test.p, 0.05);
+}
+
+TEST(VerdictTest, FourBootsASideThatAllSeparateGiveAVerdict) {
+  std::vector<double> base, fast;
+  for (double mean : {70, 74, 68, 72}) {
+    for (int i = 0; i < 30; ++i) base.push_back(mean + (i % 3) - 1);
+  }
+  for (double mean : {38, 40, 37, 41}) {
+    for (int i = 0; i < 30; ++i) fast.push_back(mean + (i % 3) - 1);
+  }
+  CompareOptions options;
+  options.base_blocks = {30, 30, 30, 30};
+  options.candidate_blocks = {30, 30, 30, 30};
+  const Comparison c = compare(base, fast, options);
+  EXPECT_EQ(c.verdict, Verdict::k_faster) << c.reason;
+  EXPECT_LT(c.rank_test.p, 0.05);
+}
+
 TEST(VerdictTest, NamesAreStable) {
   EXPECT_EQ(verdict_name(Verdict::k_faster), "faster");
   EXPECT_EQ(verdict_name(Verdict::k_slower), "slower");
