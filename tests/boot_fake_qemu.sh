@@ -27,15 +27,15 @@ common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --
         --base "$base")
 
 expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --series "$TMP/series/demo/v1" --compare-base \
-  --boots 2 --json "$TMP/r.json" --junit "$TMP/j.xml"
+  --boots 4 --json "$TMP/r.json" --junit "$TMP/j.xml"
 expect_grep "accelerator: TCG: KVM failed (exit 1: qemu-system-x86_64: error: failed to set MSR 0x10a" "$TMP/out"
 expect_grep "note: TCG emulation, not KVM" "$TMP/out"
-expect_grep "boots interleaved: 2 round(s) of base, demo/v1" "$TMP/out"
+expect_grep "boots interleaved: 4 round(s) of base, demo/v1" "$TMP/out"
 expect_grep "faster.*memmap_init_ms.devdax-mem" "$TMP/out"
 expect_grep "%change" "$TMP/out"
-# Interleaved and counterbalanced: base 1, series 1, then series 2, base 2.
-grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/2 base boot 1/2 demo/v1 boot 2/2 demo/v1 boot 2/2 base" \
-  || fail "boots were not interleaved: $(grep -o 'boot [12]/2 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ')"
+# Interleaved and counterbalanced: A B, B A, A B, B A.
+grep -o 'boot [1-4]/4 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/4 base boot 1/4 demo/v1 boot 2/4 demo/v1 boot 2/4 base boot 3/4 base boot 3/4 demo/v1 boot 4/4 demo/v1 boot 4/4 base" \
+  || fail "boots were not interleaved: $(grep -o 'boot [1-4]/4 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ')"
 grep -q '"verdict": "faster"' "$TMP/r.json" || fail "no faster verdict in the JSON"
 expect_grep 'name="verdict" value="faster"' "$TMP/j.xml"
 expect_grep 'name="accel" value="tcg"' "$TMP/j.xml"
