@@ -530,8 +530,12 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         result.status = report::CaseStatus::k_failed;
         out << "FAILED " << record.kernel << " " << event.get("subject") << ": "
             << event.get("reason") << "\n";
-      } else if (status == "skip") {
-        result.status = report::CaseStatus::k_skipped;
+      } else {
+        if (status == "skip") {
+          result.status = report::CaseStatus::k_skipped;
+        }
+        out << status << " " << record.kernel << " #" << record.round << " "
+            << event.get("subject") << ": " << event.get("reason") << "\n";
       }
       result.message = event.get("reason");
       suite.cases.push_back(std::move(result));
