@@ -32,8 +32,11 @@ void KconfigIndex::add_file(const std::string& text, const std::string& relative
   static const std::regex k_if(R"(^if\s+(.+)$)");
   static const std::regex k_depends(R"(^\s+depends\s+on\s+(.+)$)");
   static const std::regex k_prompt(R"(^\s+((bool|tristate|string|int|hex)\s+".*|prompt\s+.*)$)");
+  static const std::regex k_choice_prompt(R"(^\s+prompt\s+\"(.*)\".*$)");
   std::vector<std::string> if_stack;
   SymbolDefinition* current = nullptr;
+  int open_choice = -1;        // the choice block we are in
+  bool choice_header = false;  // its attribute lines, before the first member
   int line_no = 0;
   for (const auto raw : split_lines(text)) {
     ++line_no;
@@ -41,14 +44,34 @@ void KconfigIndex::add_file(const std::string& text, const std::string& relative
     std::smatch m;
     if (!line.empty() && !std::isspace(static_cast<unsigned char>(line[0]))) {
       current = nullptr;
+      choice_header = false;
       if (std::regex_match(line, m, k_config)) {
         auto& list = m_symbols[m[2].str()];
-        list.push_back({relative_path, line_no, if_stack, false});
+        list.push_back({relative_path, line_no, if_stack, false, -1});
         current = &list.back();
+        if (open_choice >= 0) {
+          current->choice = open_choice;
+          m_choices[open_choice].members.push_back(m[2].str());
+        }
+      } else if (line == "choice" || starts_with(line, "choice ")) {
+        m_choices.push_back({relative_path, line_no, "", if_stack, {}});
+        open_choice = static_cast<int>(m_choices.size()) - 1;
+        choice_header = true;
+      } else if (starts_with(line, "endchoice")) {
+        open_choice = -1;
       } else if (std::regex_match(line, m, k_if)) {
         if_stack.push_back(std::string(trim(m[1].str())));
       } else if (starts_with(line, "endif") && !if_stack.empty()) {
         if_stack.pop_back();
+      }
+      continue;
+    }
+    if (choice_header && open_choice >= 0) {
+      auto& choice = m_choices[open_choice];
+      if (std::regex_match(line, m, k_depends)) {
+        choice.depends.push_back(std::string(trim(m[1].str())));
+      } else if (std::regex_match(line, m, k_choice_prompt)) {
+        choice.prompt = m[1].str();
       }
       continue;
     }
@@ -103,6 +126,37 @@ std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
     text += "; unmet:";
     for (const auto& symbol : unmet) {
       text += " " + symbol;
+    }
+  }
+  if (first.choice >= 0) {
+    const ChoiceDefinition& choice = index.choice(first.choice);
+    text += "; it is a member of the choice at " + choice.file + ":" + std::to_string(choice.line) +
+            (choice.prompt.empty() ? "" : " (\"" + choice.prompt + "\")");
+    std::set<std::string> choice_unmet;
+    std::string choice_depends;
+    for (const auto& expression : choice.depends) {
+      choice_depends += (choice_depends.empty() ? "" : " && ") + expression;
+      for (std::sregex_iterator it(expression.begin(), expression.end(), k_identifier), end;
+           it != end; ++it) {
+        if (index.knows(it->str()) && config_value(config, it->str()) == "n") {
+          choice_unmet.insert(it->str() + "=n");
+        }
+      }
+    }
+    if (!choice_depends.empty()) {
+      text += ", which depends on " + choice_depends;
+    }
+    if (!choice_unmet.empty()) {
+      text += "; unmet:";
+      for (const auto& symbol : choice_unmet) {
+        text += " " + symbol;
+      }
+      text += " (the choice is not offered; its default member, if any, is implied)";
+    }
+    for (const auto& member : choice.members) {
+      if (member != request.symbol && config_value(config, member) == "y") {
+        text += "; chosen instead: CONFIG_" + member + "=y";
+      }
     }
   }
   if (!first.has_prompt) {

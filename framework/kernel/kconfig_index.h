@@ -16,6 +16,17 @@ struct SymbolDefinition {
   int line = 0;
   std::vector<std::string> depends;  // "depends on" expressions, enclosing "if" blocks included
   bool has_prompt = false;           // false: only a select or a default can set it
+  int choice = -1;                   // index of its choice block, -1 if none
+};
+
+// A "choice ... endchoice" block: only one member can be y, and the whole
+// choice is offered only when its own dependencies hold.
+struct ChoiceDefinition {
+  std::string file;
+  int line = 0;
+  std::string prompt;                // the choice's prompt text, if any
+  std::vector<std::string> depends;  // its "depends on", enclosing "if" blocks included
+  std::vector<std::string> members;
 };
 
 class KconfigIndex {
@@ -28,9 +39,11 @@ class KconfigIndex {
   bool knows(const std::string& symbol) const { return m_symbols.count(symbol) > 0; }
   const std::vector<SymbolDefinition>& definitions(const std::string& symbol) const;
   std::size_t size() const { return m_symbols.size(); }
+  const ChoiceDefinition& choice(int index) const { return m_choices.at(index); }
 
  private:
   std::map<std::string, std::vector<SymbolDefinition>> m_symbols;
+  std::vector<ChoiceDefinition> m_choices;
 };
 
 // One line on why a requested value did not survive olddefconfig, e.g.

@@ -53,6 +53,49 @@ TEST(KconfigIndexTest, SaysWhenASymbolHasNoPrompt) {
   EXPECT_NE(text.find("it has no prompt"), std::string::npos) << text;
 }
 
+// Shaped like the memory model choice of mm/Kconfig in 6.12.
+const char* k_memory_model =
+    "config SELECT_MEMORY_MODEL\n"
+    "\tdef_bool y\n"
+    "\tdepends on ARCH_SELECT_MEMORY_MODEL\n"
+    "choice\n"
+    "\tprompt \"Memory model\"\n"
+    "\tdepends on SELECT_MEMORY_MODEL\n"
+    "\tdefault SPARSEMEM_MANUAL if ARCH_SPARSEMEM_DEFAULT\n"
+    "config FLATMEM_MANUAL\n"
+    "\tbool \"Flat Memory\"\n"
+    "config SPARSEMEM_MANUAL\n"
+    "\tbool \"Sparse Memory\"\n"
+    "endchoice\n"
+    "config ARCH_SELECT_MEMORY_MODEL\n"
+    "\tbool\n";
+
+TEST(KconfigIndexTest, ExplainsAChoiceThatIsNotOffered) {
+  KconfigIndex index;
+  index.add_file(k_memory_model, "mm/Kconfig");
+  const auto& definition = index.definitions("SPARSEMEM_MANUAL").at(0);
+  ASSERT_EQ(definition.choice, 0);
+  EXPECT_EQ(index.choice(0).members,
+            (std::vector<std::string>{"FLATMEM_MANUAL", "SPARSEMEM_MANUAL"}));
+  const Dropped dropped{{"SPARSEMEM_MANUAL", "y", "section-in-page-flags.config", 6}, "n"};
+  const std::string text = explain_dropped(dropped, index, parse_dot_config("CONFIG_X=y\n"));
+  EXPECT_NE(text.find("a member of the choice at mm/Kconfig:4 (\"Memory model\"), which depends "
+                      "on SELECT_MEMORY_MODEL; unmet: SELECT_MEMORY_MODEL=n (the choice is not "
+                      "offered"),
+            std::string::npos)
+      << text;
+}
+
+TEST(KconfigIndexTest, NamesTheMemberChosenInstead) {
+  KconfigIndex index;
+  index.add_file(k_memory_model, "mm/Kconfig");
+  const Dropped dropped{{"SPARSEMEM_MANUAL", "y", "f.config", 1}, "n"};
+  const std::string text = explain_dropped(
+      dropped, index, parse_dot_config("CONFIG_SELECT_MEMORY_MODEL=y\nCONFIG_FLATMEM_MANUAL=y\n"));
+  EXPECT_NE(text.find("chosen instead: CONFIG_FLATMEM_MANUAL=y"), std::string::npos) << text;
+  EXPECT_EQ(text.find("unmet"), std::string::npos) << text;
+}
+
 TEST(KconfigIndexTest, UnknownSymbol) {
   KconfigIndex index;
   const Dropped dropped{{"ZONE_DEVIC", "y", "f.config", 2}, "n"};
