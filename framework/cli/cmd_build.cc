@@ -172,6 +172,13 @@ int run_build(Context& context, const std::vector<std::string>& args) {
     if (result.kernel) {
       const auto& kernel = *result.kernel;
       summary << "  kernel " << kernel.bzimage.string() << "\n";
+      for (const auto& [module, ko] : kernel.modules) {
+        summary << "  test module " << module << ": " << ko.string() << "\n";
+      }
+      for (const auto& [module, why] : kernel.module_errors) {
+        summary << "  test module " << module << " does not build: "
+                << why.substr(0, why.find('\n')) << "\n";
+      }
       test.properties = {{"kernel", kernel.key},
                          {"bzImage", kernel.bzimage.string()},
                          {"compiler", kernel.compiler},
