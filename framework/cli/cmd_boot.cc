@@ -149,6 +149,14 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   report::TestSuite suite;
   suite.name = "kseries boot " + target.name + " " + test_case.name;
   suite.timestamp = report::utc_timestamp();
+  // Nothing to boot: the suite holds the skipped cases and their reasons.
+  auto write_skipped_suite = [&] {
+    report::write_junit(run_dir / "junit.xml", {suite});
+    if (vm.count("junit")) {
+      report::write_junit(vm["junit"].as<std::string>(), {suite});
+    }
+    return 0;
+  };
 
   for (const auto& need : test_case.needs) {
     if (!target.has_feature(need)) {
@@ -167,11 +175,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                                {},
                                ""};
       suite.cases.push_back(skipped);
-      report::write_junit(run_dir / "junit.xml", {suite});
-      if (vm.count("junit")) {
-        report::write_junit(vm["junit"].as<std::string>(), {suite});
-      }
-      return 0;
+      return write_skipped_suite();
     }
   }
 
@@ -268,6 +272,19 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   // The case's arguments; setups the target cannot do are skipped with the reason.
   std::vector<std::string> case_args;
   std::vector<std::pair<std::string, std::string>> skipped_setups;
+  auto add_skipped_setups = [&](std::ostream& text) {
+    for (const auto& [setup, why] : skipped_setups) {
+      text << "skipped setup " << setup << " on " << target.name << ": " << why << "\n";
+      suite.cases.push_back({"boot." + target.name + "." + test_case.name,
+                             setup,
+                             0,
+                             report::CaseStatus::k_skipped,
+                             why,
+                             "",
+                             {},
+                             ""});
+    }
+  };
   const bool pmem_case =
       std::find(test_case.needs.begin(), test_case.needs.end(), "pmem") != test_case.needs.end();
   if (pmem_case) {
@@ -291,22 +308,8 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     }
     if (kept.empty()) {
       // Nothing left to boot for: every setup is skipped, with its reason.
-      for (const auto& [setup, why] : skipped_setups) {
-        std::cout << "skipped setup " << setup << " on " << target.name << ": " << why << "\n";
-        suite.cases.push_back({"boot." + target.name + "." + test_case.name,
-                               setup,
-                               0,
-                               report::CaseStatus::k_skipped,
-                               why,
-                               "",
-                               {},
-                               ""});
-      }
-      report::write_junit(run_dir / "junit.xml", {suite});
-      if (vm.count("junit")) {
-        report::write_junit(vm["junit"].as<std::string>(), {suite});
-      }
-      return 0;
+      add_skipped_setups(std::cout);
+      return write_skipped_suite();
     }
     if (test_case.name == "memmap-timing") {
       case_args.push_back("rebinds=" + std::to_string(vm["rebinds"].as<int>()));
@@ -434,17 +437,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                       {"accel_note", vm_runner.accel_note()},
                       {"target", target.name},
                       {"case", test_case.name}};
-  for (const auto& [setup, why] : skipped_setups) {
-    out << "skipped setup " << setup << ": " << why << "\n";
-    suite.cases.push_back({"boot." + target.name + "." + test_case.name,
-                           setup,
-                           0,
-                           report::CaseStatus::k_skipped,
-                           why,
-                           "",
-                           {},
-                           ""});
-  }
+  add_skipped_setups(out);
   // One JUnit testcase per (target, case, kernel, setup) from the host oracle.
   auto add_verdict = [&](const oracle::SetupVerdict& verdict, const std::string& kernel,
                          int round) {
@@ -534,8 +527,8 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         if (status == "skip") {
           result.status = report::CaseStatus::k_skipped;
         }
-        out << status << " " << record.kernel << " #" << record.round << " "
-            << event.get("subject") << ": " << event.get("reason") << "\n";
+        out << status << " " << record.kernel << " #" << record.round << " " << event.get("subject")
+            << ": " << event.get("reason") << "\n";
       }
       result.message = event.get("reason");
       suite.cases.push_back(std::move(result));

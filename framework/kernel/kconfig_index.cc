@@ -92,6 +92,26 @@ const std::vector<SymbolDefinition>& KconfigIndex::definitions(const std::string
   return it == m_symbols.end() ? k_none : it->second;
 }
 
+namespace {
+
+// Joins EXPRESSIONS with " && " into DEPENDS and adds every known symbol in
+// them that the .config has at n to UNMET.
+void collect_unmet(const std::vector<std::string>& expressions, const KconfigIndex& index,
+                   const DotConfig& config, std::string& depends, std::set<std::string>& unmet) {
+  static const std::regex k_identifier(R"([A-Z][A-Z0-9_]+)");
+  for (const auto& expression : expressions) {
+    depends += (depends.empty() ? "" : " && ") + expression;
+    for (std::sregex_iterator it(expression.begin(), expression.end(), k_identifier), end;
+         it != end; ++it) {
+      if (index.knows(it->str()) && config_value(config, it->str()) == "n") {
+        unmet.insert(it->str() + "=n");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
                             const DotConfig& config) {
   const auto& request = dropped.request;
@@ -102,20 +122,10 @@ std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
   if (definitions.empty()) {
     return text + ": no Kconfig file defines it";
   }
-  static const std::regex k_identifier(R"([A-Z][A-Z0-9_]+)");
   std::set<std::string> unmet;
   std::string depends;
   for (const auto& definition : definitions) {
-    for (const auto& expression : definition.depends) {
-      depends += (depends.empty() ? "" : " && ") + expression;
-      for (std::sregex_iterator it(expression.begin(), expression.end(), k_identifier), end;
-           it != end; ++it) {
-        const std::string symbol = it->str();
-        if (index.knows(symbol) && config_value(config, symbol) == "n") {
-          unmet.insert(symbol + "=n");
-        }
-      }
-    }
+    collect_unmet(definition.depends, index, config, depends, unmet);
   }
   const auto& first = definitions.front();
   text += ": " + first.file + ":" + std::to_string(first.line);
@@ -134,15 +144,7 @@ std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
             (choice.prompt.empty() ? "" : " (\"" + choice.prompt + "\")");
     std::set<std::string> choice_unmet;
     std::string choice_depends;
-    for (const auto& expression : choice.depends) {
-      choice_depends += (choice_depends.empty() ? "" : " && ") + expression;
-      for (std::sregex_iterator it(expression.begin(), expression.end(), k_identifier), end;
-           it != end; ++it) {
-        if (index.knows(it->str()) && config_value(config, it->str()) == "n") {
-          choice_unmet.insert(it->str() + "=n");
-        }
-      }
-    }
+    collect_unmet(choice.depends, index, config, choice_depends, choice_unmet);
     if (!choice_depends.empty()) {
       text += ", which depends on " + choice_depends;
     }
