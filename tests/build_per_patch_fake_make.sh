@@ -2,6 +2,7 @@
 # incrementally, the first patch that does not build is named with the file
 # and the patch that last touched it, a later fix builds again, a second
 # build of the same tree is served from the cache, new warnings are listed,
+# --configure-only stops before make,
 # and an impossible fragment is reported as not constructible.
 source "$(dirname "$0")/lib.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
@@ -33,6 +34,13 @@ printf 'base: tinyconfig\nfragments: a\npurpose: toy\n' >"$TMP/configs/targets/t
 printf 'base: tinyconfig\nfragments: a impossible\n' >"$TMP/configs/targets/nope.target"
 printf 'base: tinyconfig\nfragments: a typo\n' >"$TMP/configs/targets/typo.target"
 common=(--workdir "$TMP/wd" --configs "$TMP/configs" --tree "$repo" --base "$base")
+
+# --configure-only: resolved and verified, nothing compiled, nothing cached.
+expect_exit 0 "$KSERIES" build "${common[@]}" --target toy --configure-only
+expect_grep "^configured toy @ base .* 0 objects compiled" "$TMP/out"
+expect_grep "every requested symbol kept its value; .config: .*/targets/toy/build/.config" "$TMP/out"
+expect_exit 1 "$KSERIES" build "${common[@]}" --target nope --configure-only
+expect_grep "^NOT-CONSTRUCTIBLE nope @ base" "$TMP/out"
 
 expect_exit 0 "$KSERIES" build "${common[@]}" --target toy
 expect_grep "^built toy @ base" "$TMP/out"

@@ -192,15 +192,15 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     upto = vm["upto"].as<std::size_t>();
   }
   if (!vm.count("series") || vm.count("compare-base") || test_case.oracle == "memmap-vs-base") {
-    kernels.push_back({"base", base.commit, {}, {}, 0});
+    kernels.push_back({"base", base.commit, {}, {}, 0, {}});
   }
   if (vm.count("compare-base") && !vm.count("series")) {
-    kernels.push_back({"base-again", base.commit, {}, {}, 0});
+    kernels.push_back({"base-again", base.commit, {}, {}, 0, {}});
   }
   if (vm.count("series")) {
     const auto chain = load_series_chain(vm["series"].as<std::string>());
     const auto applied = apply_series_or_fail(context, base, chain, upto);
-    kernels.push_back({chain.back()->name, *applied.tip, {}, {}, 0});
+    kernels.push_back({chain.back()->name, *applied.tip, {}, {}, 0, {}});
   }
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));

@@ -53,6 +53,8 @@ const char* status_word(kernel::StepStatus status) {
       return "FAILED";
     case kernel::StepStatus::k_not_constructible:
       return "NOT-CONSTRUCTIBLE";
+    case kernel::StepStatus::k_configured:
+      return "configured";
   }
   return "?";
 }
@@ -93,6 +95,8 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       "series", po::value<std::string>(), "build the base with this series applied")(
       "upto", po::value<std::size_t>(), "only the first K patches of the series")(
       "per-patch", "build after every patch of the series (bisectability)")(
+      "configure-only",
+      "stop after the .config is resolved and every requested symbol is verified (no make)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(),
       "testcases directory whose test modules (<case>/Kbuild) are built against each kernel "
@@ -143,6 +147,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
   builder.set_test_modules(test_module_dirs(testcases_dir(vm)));
+  builder.set_configure_only(vm.count("configure-only") > 0);
   const auto base_kernel = builder.find(target, base.commit);
   std::ostringstream summary;
   report::TestSuite suite;
@@ -176,8 +181,8 @@ int run_build(Context& context, const std::vector<std::string>& args) {
         summary << "  test module " << module << ": " << ko.string() << "\n";
       }
       for (const auto& [module, why] : kernel.module_errors) {
-        summary << "  test module " << module << " does not build: "
-                << why.substr(0, why.find('\n')) << "\n";
+        summary << "  test module " << module
+                << " does not build: " << why.substr(0, why.find('\n')) << "\n";
       }
       test.properties = {{"kernel", kernel.key},
                          {"bzImage", kernel.bzimage.string()},
@@ -203,6 +208,10 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       } else {
         summary << "  warnings: " << kernel.warnings.size() << "\n";
       }
+    } else if (result.status == kernel::StepStatus::k_configured) {
+      summary << "  every requested symbol kept its value; .config: " << result.config.string()
+              << "\n";
+      test.properties = {{"config", result.config.string()}};
     } else if (result.status == kernel::StepStatus::k_not_constructible) {
       failed = true;
       test.status = report::CaseStatus::k_failed;

@@ -330,6 +330,13 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
     return result;
   }
 
+  if (m_configure_only) {
+    result.status = StepStatus::k_configured;
+    result.config = dir / "build" / ".config";
+    result.seconds = seconds_since(started);
+    return result;
+  }
+
   // The cache key of a finished kernel: tree + resolved .config + toolchain.
   const std::string key = hash_text(tree_id + "\n" + config_text + "\n" + compiler + "\n" + flags);
   const auto known = load(key);

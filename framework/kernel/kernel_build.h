@@ -34,7 +34,7 @@ struct KernelBuild {
   std::map<std::string, std::string> module_errors;
 };
 
-enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible };
+enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible, k_configured };
 
 struct StepResult {
   StepStatus status = StepStatus::k_build_failed;
@@ -43,6 +43,7 @@ struct StepResult {
   std::vector<std::string> make_failures;
   std::vector<std::string> dropped;  // explain_dropped() lines
   std::filesystem::path log;
+  std::filesystem::path config;  // the resolved .config (k_configured)
   double seconds = 0;
   std::size_t compiled = 0;  // objects compiled by this step
 };
@@ -73,6 +74,10 @@ class KernelBuilder {
   // (ccache hits) so the module sees exactly its headers and .config.
   void set_test_modules(std::vector<std::filesystem::path> source_dirs);
 
+  // Stop after the configuration is resolved and verified (k_configured or
+  // k_not_constructible): a quick check of a target without the make.
+  void set_configure_only(bool configure_only) { m_configure_only = configure_only; }
+
  private:
   std::vector<std::string> make_command(const Target& target,
                                         const std::vector<std::string>& goals) const;
@@ -91,6 +96,7 @@ class KernelBuilder {
   ProcessRunner& m_runner;
   std::size_t m_jobs;
   std::vector<std::filesystem::path> m_modules;
+  bool m_configure_only = false;
 };
 
 }  // namespace kseries::kernel
