@@ -672,7 +672,8 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         power.compare.bootstrap.resamples = 1000;
         power.quantum = samples.unit == "ms" ? 1 : 0;
         const auto estimate = stats::estimate_power(pooled, power);
-        out << "power " << key.first << " " << key.second << ": " << estimate.summary << "\n";
+        out << "power " << key.first << " " << key.second << ": " << estimate.summary
+            << " (rebinds pooled as independent samples: optimistic when boots differ)\n";
         json["power"].push_back({{"setup", key.first},
                                  {"metric", key.second},
                                  {"detectable_change", estimate.detectable_change.value_or(-1)},
