@@ -146,7 +146,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   // Phase 3, build each step; incremental in the target's build directory.
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  builder.set_test_modules(test_module_dirs(testcases_dir(vm)));
+  const auto module_dirs = test_module_dirs(testcases_dir(vm));
   builder.set_configure_only(vm.count("configure-only") > 0);
   const auto base_kernel = builder.find(target, base.commit);
   std::ostringstream summary;
@@ -163,6 +163,9 @@ int run_build(Context& context, const std::vector<std::string>& args) {
     progress("build " + tag + " (" + git::to_hex(step.commit).substr(0, 12) + " " + step.subject +
              ")");
     const fs::path log = run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
+    // Test modules are for kernels that boot: the last step's (the tip), not
+    // every intermediate step of a --per-patch run.
+    builder.set_test_modules(s + 1 == steps.size() ? module_dirs : std::vector<fs::path>{});
     const auto result = builder.build(
         target, step.commit, log, [&](const std::string& text) { progress(tag + ": " + text); });
 
