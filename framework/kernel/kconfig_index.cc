@@ -110,6 +110,15 @@ void collect_unmet(const std::vector<std::string>& expressions, const KconfigInd
   }
 }
 
+// "; unmet: A=n B=n", or nothing.
+std::string unmet_text(const std::set<std::string>& unmet) {
+  std::string text;
+  for (const auto& symbol : unmet) {
+    text += (text.empty() ? "; unmet: " : " ") + symbol;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
@@ -132,12 +141,7 @@ std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
   if (!depends.empty()) {
     text += " depends on " + depends;
   }
-  if (!unmet.empty()) {
-    text += "; unmet:";
-    for (const auto& symbol : unmet) {
-      text += " " + symbol;
-    }
-  }
+  text += unmet_text(unmet);
   if (first.choice >= 0) {
     const ChoiceDefinition& choice = index.choice(first.choice);
     text += "; it is a member of the choice at " + choice.file + ":" + std::to_string(choice.line) +
@@ -149,11 +153,8 @@ std::string explain_dropped(const Dropped& dropped, const KconfigIndex& index,
       text += ", which depends on " + choice_depends;
     }
     if (!choice_unmet.empty()) {
-      text += "; unmet:";
-      for (const auto& symbol : choice_unmet) {
-        text += " " + symbol;
-      }
-      text += " (the choice is not offered; its default member, if any, is implied)";
+      text += unmet_text(choice_unmet) +
+              " (the choice is not offered; its default member, if any, is implied)";
     }
     for (const auto& member : choice.members) {
       if (member != request.symbol && config_value(config, member) == "y") {

@@ -75,13 +75,16 @@ ProcessSpec KernelBuilder::spec(std::vector<std::string> argv, const fs::path& l
   spec.capture = false;
   spec.timeout = k_config_timeout;
   spec.kill_grace = k_make_grace;
-  // Reproducible version strings (and ccache hits on init/version.c).
-  spec.env = {{"CCACHE_DIR", (m_root / "ccache").string()},
-              {"CCACHE_MAXSIZE", "10G"},
-              {"KBUILD_BUILD_TIMESTAMP", "Sat Jan  1 00:00:00 UTC 2000"},
-              {"KBUILD_BUILD_USER", "kseries"},
-              {"KBUILD_BUILD_HOST", "kseries"}};
+  spec.env = build_env();
   return spec;
+}
+
+std::map<std::string, std::string> KernelBuilder::build_env() const {
+  return {{"CCACHE_DIR", (m_root / "ccache").string()},
+          {"CCACHE_MAXSIZE", "10G"},
+          {"KBUILD_BUILD_TIMESTAMP", "Sat Jan  1 00:00:00 UTC 2000"},
+          {"KBUILD_BUILD_USER", "kseries"},
+          {"KBUILD_BUILD_HOST", "kseries"}};
 }
 
 std::string KernelBuilder::compiler_version(const Target& target) const {
@@ -193,7 +196,7 @@ void KernelBuilder::build_modules(const Target& target, const fs::path& kernel_d
     return;
   }
   const auto make = make_command(target, {});
-  const auto env = spec({}, {}).env;
+  const auto env = build_env();
   for (const auto& source : m_modules) {
     const fs::path out = module_dir(kernel_dir, source);
     if (fs::exists(out) || fs::exists(out.string() + ".error")) {

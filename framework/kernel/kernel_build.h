@@ -82,6 +82,9 @@ class KernelBuilder {
   std::vector<std::string> make_command(const Target& target,
                                         const std::vector<std::string>& goals) const;
   ProcessSpec spec(std::vector<std::string> argv, const std::filesystem::path& log) const;
+  // ccache under the work directory and reproducible version strings (and
+  // ccache hits on init/version.c): for make and for test-module builds.
+  std::map<std::string, std::string> build_env() const;
   std::string compiler_version(const Target& target) const;
   std::vector<std::string> update_warning_state(const Target& target, const BuildLog& log) const;
   std::optional<KernelBuild> load(const std::string& key) const;

@@ -19,6 +19,18 @@ std::string hex(uint64_t value) {
   return text;
 }
 
+// One line for a comparison that is not equal: "<what> N page(s), first:
+// field F at pfn P (tail K of head H)", or why the dumps cannot be compared.
+std::string describe_difference(const Comparison& c, const std::string& what,
+                                const std::string& prefix) {
+  if (!c.incompatible.empty()) {
+    return prefix + "dumps not comparable: " + c.incompatible[0];
+  }
+  return prefix + what + std::to_string(c.pages_differing) + " page(s), first: field " +
+         c.groups[0].field + " at pfn " + hex(c.groups[0].first_pfn) + " (" +
+         c.groups[0].first_position + ")";
+}
+
 // The proof: the deliberately unwritten page must be found by both checks.
 std::string check_unwritten(const SetupDumps& d, std::string& details) {
   const DumpHeader& h = d.unwritten->header();
@@ -91,12 +103,7 @@ SetupVerdict judge_setup(const SetupDumps& d) {
   v.details = "[fast path] " + format_invariants(fast_inv) + "[slow path] " +
               format_invariants(slow_inv) + "[slow vs fast] " + format_comparison(c);
   if (!c.equal()) {
-    problems.push_back(
-        c.incompatible.empty()
-            ? "fast path differs from slow path: " + std::to_string(c.pages_differing) +
-                  " page(s), first: field " + c.groups[0].field + " at pfn " +
-                  hex(c.groups[0].first_pfn) + " (" + c.groups[0].first_position + ")"
-            : "dumps not comparable: " + c.incompatible[0]);
+    problems.push_back(describe_difference(c, "fast path differs from slow path: ", ""));
   }
   if (!fast_inv.ok()) {
     const InvariantViolation& f = fast_inv.violations[0];
@@ -226,13 +233,8 @@ SetupVerdict judge_vs_base(const SetupDumps& base, const SetupDumps& series) {
     compared += c.pages_compared;
     v.details += std::string("[base vs series, ") + kind + " bind] " + format_comparison(c);
     if (!c.equal()) {
-      problems.push_back(c.incompatible.empty()
-                             ? std::string(kind) + " bind: the series differs from the base in " +
-                                   std::to_string(c.pages_differing) + " page(s), first: field " +
-                                   c.groups[0].field + " at pfn " + hex(c.groups[0].first_pfn) +
-                                   " (" + c.groups[0].first_position + ")"
-                             : std::string(kind) +
-                                   " bind: dumps not comparable: " + c.incompatible[0]);
+      problems.push_back(describe_difference(c, "the series differs from the base in ",
+                                             std::string(kind) + " bind: "));
     }
   }
   if (series.fast) {
