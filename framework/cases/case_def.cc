@@ -56,12 +56,25 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
         }
         def.modules = list;
       } else {
-        if (list.size() != 1 || (list[0] != "memmap-equivalence" && list[0] != "memmap-vs-base")) {
-          throw usage_error(where + ": oracle must be memmap-equivalence or memmap-vs-base, not '" +
+        if (list.size() != 1 || (list[0] != "memmap-equivalence" && list[0] != "memmap-vs-base" &&
+                                 list[0] != "hugetlb-tails")) {
+          throw usage_error(where +
+                            ": oracle must be memmap-equivalence, memmap-vs-base or "
+                            "hugetlb-tails, not '" +
                             value + "'");
         }
         def.oracle = list[0];
       }
+    } else if (key == "setups") {
+      std::istringstream words(value);
+      for (std::string word; words >> word;) {
+        def.setups.push_back(word);
+      }
+    } else if (key == "tcg-cpu") {
+      if (value.empty() || value.find(' ') != std::string::npos) {
+        throw usage_error(where + ": tcg-cpu must be one QEMU -cpu model, not '" + value + "'");
+      }
+      def.tcg_cpu = value;
     } else if (key == "timeout") {
       try {
         def.timeout = std::chrono::seconds(std::stoi(value));
@@ -69,8 +82,9 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
         throw usage_error(where + ": timeout must be a number of seconds, not '" + value + "'");
       }
     } else {
-      throw usage_error(where + ": unknown key '" + key +
-                        "' (description, needs, cmdline, timeout, modules, oracle)");
+      throw usage_error(
+          where + ": unknown key '" + key +
+          "' (description, needs, cmdline, timeout, modules, oracle, setups, tcg-cpu)");
     }
   }
   return def;

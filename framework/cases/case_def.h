@@ -20,9 +20,16 @@ struct CaseDef {
   // against each kernel and put in its initramfs at /testcases/<dir>/.
   std::vector<std::string> modules;
   // The host-side judge of the guest's bulk data: "" (none),
-  // "memmap-equivalence" (fast vs slow in one boot) or "memmap-vs-base"
-  // (each setup's dumps on the series kernel vs the base kernel).
+  // "memmap-equivalence" (fast vs slow in one boot), "memmap-vs-base"
+  // (each setup's dumps on the series kernel vs the base kernel) or
+  // "hugetlb-tails" (HugeTLB folio dumps: invariants, and vs the base).
   std::string oracle;
+  // The case's own setups (default: the four pmem setups for pmem cases);
+  // --setups picks among any names, the guest rejects unknown ones.
+  std::vector<std::string> setups;
+  // QEMU -cpu model under TCG (e.g. "qemu64,+pdpe1gb" for 1 GiB pages);
+  // KVM always uses -cpu host.
+  std::string tcg_cpu;
 };
 
 // Throws Error(k_usage) for an unknown case (listing the known ones) or a

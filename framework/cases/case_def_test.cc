@@ -59,6 +59,26 @@ TEST(CaseDefTest, AModuleWithoutKbuildAndAnUnknownOracleNameTheLine) {
   }
 }
 
+TEST(CaseDefTest, SetupsAndTcgCpu) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf",
+                    "oracle: hugetlb-tails\nsetups: 1G 2M\ntcg-cpu: qemu64,+pdpe1gb\n");
+  const CaseDef def = load_case(tmp.path(), "c");
+  EXPECT_EQ(def.oracle, "hugetlb-tails");
+  EXPECT_EQ(def.setups, (std::vector<std::string>{"1G", "2M"}));
+  EXPECT_EQ(def.tcg_cpu, "qemu64,+pdpe1gb");
+  testing::put_file(tmp / "c" / "case.conf", "setups: a\ntcg-cpu: qemu64 max\n");
+  try {
+    load_case(tmp.path(), "c");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("case.conf:2: tcg-cpu must be one QEMU -cpu model"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
   TimingData data;
   std::vector<guest::Measurement> ms = {

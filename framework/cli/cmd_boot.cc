@@ -18,6 +18,7 @@
 #include "guest/triage.h"
 #include "kernel/kernel_build.h"
 #include "oracle/equivalence.h"
+#include "oracle/hugetlb_tails.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
 #include "series/series_chain.h"
@@ -50,6 +51,7 @@ struct BootRecord {
   double seconds = 0;
   std::vector<oracle::SetupDumps> dumps;       // memmap-vs-base: judged after all boots
   std::vector<oracle::SetupVerdict> verdicts;  // the host oracle's, per setup
+  oracle::HugetlbDumps hugetlb;                // hugetlb-tails: judged vs base after all boots
 };
 
 const std::vector<std::string> k_memmap_setups = {"fsdax-mem", "fsdax-dev", "devdax-mem",
@@ -191,7 +193,8 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (vm.count("upto")) {
     upto = vm["upto"].as<std::size_t>();
   }
-  if (!vm.count("series") || vm.count("compare-base") || test_case.oracle == "memmap-vs-base") {
+  if (!vm.count("series") || vm.count("compare-base") || test_case.oracle == "memmap-vs-base" ||
+      test_case.oracle == "hugetlb-tails") {
     kernels.push_back({"base", base.commit, {}, {}, 0, {}});
   }
   if (vm.count("compare-base") && !vm.count("series")) {
@@ -263,6 +266,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   spec.timeout =
       vm.count("timeout") ? std::chrono::seconds(vm["timeout"].as<int>()) : test_case.timeout;
   spec.kernel = kernels.front().build.bzimage;
+  spec.tcg_cpu = test_case.tcg_cpu;
   vm_runner.choose_accel(accel_text == "kvm"   ? qemu::Accel::k_kvm
                          : accel_text == "tcg" ? qemu::Accel::k_tcg
                                                : qemu::Accel::k_auto,
@@ -287,7 +291,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   };
   const bool pmem_case =
       std::find(test_case.needs.begin(), test_case.needs.end(), "pmem") != test_case.needs.end();
-  if (pmem_case) {
+  if (pmem_case || !test_case.setups.empty()) {
     std::vector<std::string> setups;
     if (vm.count("setups")) {
       std::istringstream list(vm["setups"].as<std::string>());
@@ -295,11 +299,12 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         setups.push_back(s);
       }
     } else {
-      setups = k_memmap_setups;
+      setups = test_case.setups.empty() ? k_memmap_setups : test_case.setups;
     }
     std::string kept;
     for (const auto& setup : setups) {
-      const std::string why = target.limitation(setup_map(setup));
+      const std::string map = setup_map(setup);
+      const std::string why = pmem_case && !map.empty() ? target.limitation(map) : "";
       if (!why.empty()) {
         skipped_setups.emplace_back(setup, why);
       } else {
@@ -386,6 +391,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       if (!test_case.oracle.empty() && fs::exists(record.run.bulk)) {
         if (test_case.oracle == "memmap-equivalence") {
           record.verdicts = oracle::judge_memmap_equivalence(record.events, record.run.bulk);
+        } else if (test_case.oracle == "hugetlb-tails") {
+          record.hugetlb = oracle::collect_hugetlb_dumps(record.events, record.run.bulk);
+          record.verdicts = oracle::judge_hugetlb_tails(record.hugetlb);
         } else {
           std::map<std::string, std::string> errors;
           record.dumps = oracle::collect_setup_dumps(record.events, record.run.bulk, errors);
@@ -567,6 +575,25 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
           verdict.summary = "no dumps of " + dumps.setup + " from the base kernel's boot #" +
                             std::to_string(series.round);
         }
+        progress("oracle " + series.kernel + " vs base " + verdict.setup + ": " +
+                 std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
+        add_verdict(verdict, series.kernel + " vs base", series.round);
+      }
+    }
+  }
+  // hugetlb-tails: each round's series boot against the same round's base boot.
+  if (test_case.oracle == "hugetlb-tails") {
+    for (const auto& series : records) {
+      if (series.kernel == "base") {
+        continue;
+      }
+      const auto base = std::find_if(records.begin(), records.end(), [&](const BootRecord& r) {
+        return r.kernel == "base" && r.round == series.round;
+      });
+      if (base == records.end()) {
+        continue;
+      }
+      for (const auto& verdict : oracle::judge_hugetlb_vs_base(base->hugetlb, series.hugetlb)) {
         progress("oracle " + series.kernel + " vs base " + verdict.setup + ": " +
                  std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
         add_verdict(verdict, series.kernel + " vs base", series.round);

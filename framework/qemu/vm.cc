@@ -41,6 +41,8 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
   std::vector<std::string> argv = {k_qemu, "-accel", accel};
   if (accel == "kvm") {
     argv.insert(argv.end(), {"-cpu", "host"});
+  } else if (!spec.tcg_cpu.empty()) {
+    argv.insert(argv.end(), {"-cpu", spec.tcg_cpu});
   }
   argv.insert(argv.end(), {"-smp", std::to_string(spec.cpus), "-nodefaults", "-display", "none",
                            "-vga", "none", "-no-reboot", "-serial", "file:" + console.string(),

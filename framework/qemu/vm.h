@@ -25,6 +25,7 @@ struct VmSpec {
   std::string cmdline;            // after kseries' own console/pmem arguments
   std::string memory = "8G";
   int cpus = 2;
+  std::string tcg_cpu;  // -cpu under TCG ("" = QEMU's default); KVM uses -cpu host
   PmemTopology pmem = PmemTopology::k_legacy;
   std::string pmem_size = "2G";
   std::string pmem_offset = "4G";  // legacy only: memmap=SIZE!OFFSET

@@ -55,5 +55,17 @@ TEST(VmTest, NvdimmArgvAndKvmCpu) {
   }
 }
 
+TEST(VmTest, CaseCpuModelOnlyUnderTcg) {
+  VmSpec spec;
+  spec.kernel = "k";
+  spec.initramfs = "i";
+  spec.run_dir = "/r";
+  spec.tcg_cpu = "qemu64,+pdpe1gb";
+  EXPECT_TRUE(has_pair(qemu_argv(spec, "tcg"), "-cpu", "qemu64,+pdpe1gb"));
+  const auto kvm = qemu_argv(spec, "kvm");
+  EXPECT_TRUE(has_pair(kvm, "-cpu", "host"));
+  EXPECT_EQ(std::count(kvm.begin(), kvm.end(), "-cpu"), 1);
+}
+
 }  // namespace
 }  // namespace kseries::qemu

@@ -17,6 +17,18 @@
  * device range (or dump_start_pfn/dump_nr_pages), snapshot at open time
  * while holding a reference on the dev_pagemap (the device must be bound).
  * /sys/kernel/debug/memmap_dump/last: the last call, as text.
+ *
+ * Without a device (boot-time memmap, HugeTLB): dump_range dumps
+ * dump_start_pfn/dump_nr_pages of ordinary memory, and huge_heads lists the
+ * HugeTLB folios (head PFN, order) found by walking every online node.
+ *
+ * MEMORY_DEVICE_PRIVATE (CONFIG_DEVICE_PRIVATE, as lib/test_hmm.c does it):
+ * writing "SHIFT NR_PAGES" to private maps NR_PAGES of unaddressable device
+ * memory with memremap_pages() at vmemmap_shift SHIFT (a free physical
+ * range from request_free_mem_region(), kept across re-creates so the PFNs
+ * stay the same), "destroy" unmaps it; reading private gives the range and
+ * how long memremap_pages() took. The kretprobe sees that init like any
+ * other, so dump then dumps the private range.
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
@@ -28,6 +40,10 @@
 #include <linux/page_ref.h>
 #include <linux/fs.h>
 #include <linux/uaccess.h>
+#include <linux/ioport.h>
+#include <linux/ktime.h>
+#include <linux/hugetlb.h>
+#include <linux/nodemask.h>
 
 #define MMD_MAGIC "KSMMDMP1"
 #define MMD_VERSION 1
@@ -80,11 +96,18 @@ struct mmd_call {
 	bool altmap_valid, poisoned, tracepoint_on;
 };
 
-static DEFINE_MUTEX(mmd_lock);		/* guards last/calls against readers */
-static struct mmd_call last;
+#ifdef CONFIG_ZONE_DEVICE
+#define MMD_ZONE_DEVICE 1
+#else
+#define MMD_ZONE_DEVICE 0
+#endif
+
+static __maybe_unused DEFINE_MUTEX(mmd_lock);	/* guards last/calls against readers */
+static struct mmd_call last __maybe_unused;
 static unsigned long calls;
 static struct dentry *mmd_dir;
 
+#if MMD_ZONE_DEVICE
 static int mmd_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct mmd_call *c = (struct mmd_call *)ri->data;
@@ -150,6 +173,7 @@ static struct kretprobe mmd_probe = {
 	.data_size = sizeof(struct mmd_call),
 	.maxactive = 4,
 };
+#endif /* MMD_ZONE_DEVICE */
 
 static void mmd_header(u64 *w, const struct mmd_call *c, unsigned long start,
 		       unsigned long end)
@@ -209,9 +233,18 @@ static void mmd_header(u64 *w, const struct mmd_call *c, unsigned long start,
 	w[W_NODES_MASK] = NODES_MASK;
 	w[W_ZONES_PGSHIFT] = ZONES_PGSHIFT;
 	w[W_ZONES_MASK] = ZONES_MASK;
-	w[W_ZONE_DEVICE_IDX] = ZONE_DEVICE;
 	w[W_PG_RESERVED] = PG_reserved;
 	w[W_PG_HEAD] = PG_head;
+#if MMD_ZONE_DEVICE
+	w[W_ZONE_DEVICE_IDX] = ZONE_DEVICE;
+#endif
+	w[W_TAIL_MAPPING] = (u64)(unsigned long)TAIL_MAPPING;
+	w[W_DUMP_START_PFN] = start;
+	w[W_DUMP_END_PFN] = end;
+	w[W_INIT_CALLS] = calls;
+	w[W_POISON_BYTE] = MMD_POISON_BYTE;
+	if (!c)
+		return;	/* a range of ordinary memory: no device words */
 	w[W_PGMAP_ADDR] = (u64)(unsigned long)c->pgmap;
 	w[W_PGMAP_TYPE] = c->pgmap_type;
 	w[W_PGMAP_FLAGS] = c->pgmap_flags;
@@ -220,21 +253,16 @@ static void mmd_header(u64 *w, const struct mmd_call *c, unsigned long start,
 	w[W_RANGE_END_PFN] = c->range_end_pfn;
 	w[W_INIT_START_PFN] = c->init_start_pfn;
 	w[W_INIT_END_PFN] = c->init_end_pfn;
-	w[W_DUMP_START_PFN] = start;
-	w[W_DUMP_END_PFN] = end;
 	w[W_ALTMAP_VALID] = c->altmap_valid;
 	if (c->altmap_valid) {
 		w[W_ALTMAP_BASE_PFN] = c->altmap_base_pfn;
 		w[W_ALTMAP_RESERVE] = c->altmap_reserve;
 		w[W_ALTMAP_FREE] = c->altmap_free;
 	}
-	w[W_INIT_CALLS] = calls;
 	w[W_POISONED] = c->poisoned;
-	w[W_POISON_BYTE] = MMD_POISON_BYTE;
 	w[W_UNWRITTEN_PFN] = c->unwritten_pfn;
 	w[W_TRACEPOINT_ON_AT_INIT] = c->tracepoint_on;
 	w[W_NID] = c->nid;
-	w[W_TAIL_MAPPING] = (u64)(unsigned long)TAIL_MAPPING;
 }
 
 struct mmd_buf {
@@ -243,49 +271,66 @@ struct mmd_buf {
 };
 
 /*
- * Records: u64 pfn, u64 count, then sizeof(struct page) raw bytes shared by
- * the count pages from pfn on; a record with count 0 ends the dump.
- * Returns the encoded size; writes only when out != NULL.
+ * Snapshots [start, end) into file->private_data: the header (device words
+ * from c, none when c is NULL) and the records. One pass into a buffer
+ * sized for the worst case (no two neighbours equal), so struct pages that
+ * change while we read (free pages next to a HugeTLB folio) cannot make
+ * the encoding inconsistent: each record is a copy of what was read.
  */
-static size_t mmd_encode(char *out, unsigned long start, unsigned long end)
+static int mmd_snapshot(struct file *file, const struct mmd_call *c,
+			unsigned long start, unsigned long end)
 {
+	const size_t head_size = 16 + W_COUNT * sizeof(u64);
 	const size_t psz = sizeof(struct page);
-	size_t pos = 0;
-	unsigned long pfn = start;
+	u32 hw[2] = { MMD_VERSION, W_COUNT };
+	struct mmd_buf *buf;
+	unsigned long pfn;
+	size_t pos, cap;
 
+	for (pfn = start; pfn < end; pfn++) {
+		if (!pfn_valid(pfn))
+			return -ERANGE;
+	}
+	cap = (end - start + 1) * (2 * sizeof(u64) + psz);
+	buf = kvmalloc(sizeof(*buf) + head_size + cap, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf->data, MMD_MAGIC, 8);
+	memcpy(buf->data + 8, hw, sizeof(hw));
+	mmd_header((u64 *)(buf->data + 16), c, start, end);
+	pos = head_size;
+	pfn = start;
 	while (pfn < end) {
-		const struct page *p = pfn_to_page(pfn);
-		u64 count = 1;
+		char *rec = buf->data + pos;
+		u64 hdr[2] = { pfn, 1 };
 
-		while (pfn + count < end && !memcmp(pfn_to_page(pfn + count), p, psz))
-			count++;
-		if (out) {
-			u64 rec[2] = { pfn, count };
-
-			memcpy(out + pos, rec, sizeof(rec));
-			memcpy(out + pos + sizeof(rec), p, psz);
-		}
-		pos += 2 * sizeof(u64) + psz;
-		pfn += count;
+		memcpy(rec + sizeof(hdr), pfn_to_page(pfn), psz);
+		while (pfn + hdr[1] < end &&
+		       !memcmp(pfn_to_page(pfn + hdr[1]), rec + sizeof(hdr), psz))
+			hdr[1]++;
+		memcpy(rec, hdr, sizeof(hdr));
+		pos += sizeof(hdr) + psz;
+		pfn += hdr[1];
 		cond_resched();
 	}
-	if (out) {
-		u64 rec[2] = { end, 0 };
+	{
+		u64 hdr[2] = { end, 0 };
 
-		memcpy(out + pos, rec, sizeof(rec));
+		memcpy(buf->data + pos, hdr, sizeof(hdr));
+		pos += sizeof(hdr);
 	}
-	return pos + 2 * sizeof(u64);
+	buf->size = pos;
+	file->private_data = buf;
+	return 0;
 }
 
+#if MMD_ZONE_DEVICE
 static int mmd_dump_open(struct inode *inode, struct file *file)
 {
 	struct mmd_call c;
 	struct dev_pagemap *live;
-	struct mmd_buf *buf;
-	unsigned long start, end, pfn;
-	size_t head_size = 16 + W_COUNT * sizeof(u64), body;
-	u32 hw[2] = { MMD_VERSION, W_COUNT };
-	int ret = 0;
+	unsigned long start, end;
+	int ret;
 
 	mutex_lock(&mmd_lock);
 	c = last;
@@ -307,35 +352,47 @@ static int mmd_dump_open(struct inode *inode, struct file *file)
 	live = get_dev_pagemap(start, NULL);
 	if (!live)
 		return -ENXIO;
-	if (live != c.pgmap) {
+	if (live != c.pgmap)
 		ret = -ESTALE;	/* rebound since the last init call we saw */
-		goto out_put;
-	}
-	for (pfn = start; pfn < end; pfn++) {
-		if (!pfn_valid(pfn)) {
-			ret = -ERANGE;
-			goto out_put;
-		}
-	}
-	body = mmd_encode(NULL, start, end);
-	buf = kvmalloc(sizeof(*buf) + head_size + body, GFP_KERNEL);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
-	buf->size = head_size + body;
-	memcpy(buf->data, MMD_MAGIC, 8);
-	memcpy(buf->data + 8, hw, sizeof(hw));
-	mmd_header((u64 *)(buf->data + 16), &c, start, end);
-	if (mmd_encode(buf->data + head_size, start, end) != body) {
-		kvfree(buf);
-		ret = -EAGAIN;	/* the memmap changed under us */
-		goto out_put;
-	}
-	file->private_data = buf;
-out_put:
+	else
+		ret = mmd_snapshot(file, &c, start, end);
 	put_dev_pagemap(live);
 	return ret;
+}
+#endif
+
+/*
+ * dump_range: dump_start_pfn/dump_nr_pages of ordinary (boot-time) memory.
+ * When the range starts with a HugeTLB head (or one page before one), the
+ * header's init range and vmemmap_shift give that folio's geometry.
+ */
+static int mmd_range_open(struct inode *inode, struct file *file)
+{
+	unsigned long start = READ_ONCE(dump_start_pfn), n = READ_ONCE(dump_nr_pages);
+
+	unsigned long pfn;
+	int ret;
+
+	if (!n || start + n < start)
+		return -EINVAL;
+	ret = mmd_snapshot(file, NULL, start, start + n);
+	if (ret)
+		return ret;
+	/* A HugeTLB folio at the start (or after one neighbour): its geometry. */
+	for (pfn = start; pfn < start + n && pfn < start + 2; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (PageHead(page) && PageHuge(page)) {
+			struct mmd_buf *buf = file->private_data;
+			u64 *w = (u64 *)(buf->data + 16);
+
+			w[W_INIT_START_PFN] = pfn;
+			w[W_INIT_END_PFN] = pfn + (1UL << compound_order(page));
+			w[W_VMEMMAP_SHIFT] = compound_order(page);
+			break;
+		}
+	}
+	return 0;
 }
 
 static ssize_t mmd_dump_read(struct file *file, char __user *ubuf, size_t len,
@@ -352,6 +409,7 @@ static int mmd_dump_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+#if MMD_ZONE_DEVICE
 static const struct file_operations mmd_dump_fops = {
 	.owner = THIS_MODULE,
 	.open = mmd_dump_open,
@@ -359,7 +417,199 @@ static const struct file_operations mmd_dump_fops = {
 	.release = mmd_dump_release,
 	.llseek = default_llseek,
 };
+#endif
 
+static const struct file_operations mmd_range_fops = {
+	.owner = THIS_MODULE,
+	.open = mmd_range_open,
+	.read = mmd_dump_read,
+	.release = mmd_dump_release,
+	.llseek = default_llseek,
+};
+
+/*
+ * huge_heads: one line per HugeTLB folio ("head_pfn order dump_start dump_end":
+ * the folio plus the neighbours that exist), found by
+ * walking the PFNs of every online node. Only heads are listed: a page the
+ * code under test turned into a tail of the wrong folio shows up in the
+ * neighbours the host asks dump_range for, not here.
+ */
+static int mmd_huge_heads_open(struct inode *inode, struct file *file)
+{
+	struct mmd_buf *buf;
+	const size_t cap = PAGE_SIZE * 4;
+	size_t pos = 0;
+	int nid;
+
+	buf = kvzalloc(sizeof(*buf) + cap, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for_each_online_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+		unsigned long pfn, end = pgdat_end_pfn(pgdat);
+
+		for (pfn = pgdat->node_start_pfn; pfn < end; pfn++) {
+			struct page *page;
+
+			if (!pfn_valid(pfn))
+				continue;
+			page = pfn_to_page(pfn);
+			if (PageHead(page) && PageHuge(page)) {
+				unsigned int order = compound_order(page);
+
+				unsigned long n = 1UL << order;
+
+				/* head, order, and the dump range with its valid neighbours */
+				pos += scnprintf(buf->data + pos, cap - pos, "%#lx %u %#lx %#lx\n", pfn,
+						 order, pfn_valid(pfn - 1) ? pfn - 1 : pfn,
+						 pfn_valid(pfn + n) ? pfn + n + 1 : pfn + n);
+				pfn += (1UL << order) - 1;
+			}
+			if (!(pfn & 0xffff))
+				cond_resched();
+		}
+	}
+	buf->size = pos;
+	file->private_data = buf;
+	return 0;
+}
+
+static const struct file_operations mmd_huge_heads_fops = {
+	.owner = THIS_MODULE,
+	.open = mmd_huge_heads_open,
+	.read = mmd_dump_read,
+	.release = mmd_dump_release,
+	.llseek = default_llseek,
+};
+
+#ifdef CONFIG_DEVICE_PRIVATE
+/* MEMORY_DEVICE_PRIVATE, the way lib/test_hmm.c creates it. */
+static DEFINE_MUTEX(mmd_private_lock);
+static struct resource *mmd_private_res;
+static struct dev_pagemap *mmd_private_pgmap;
+static u64 mmd_private_ns;
+static unsigned long mmd_private_shift, mmd_private_pages;
+static int mmd_private_owner;	/* its address is the pgmap owner */
+
+static void mmd_private_page_free(struct page *page)
+{
+	/* Never called: no page of the range is ever handed out. */
+}
+
+static vm_fault_t mmd_private_migrate_to_ram(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct dev_pagemap_ops mmd_private_ops = {
+	.page_free = mmd_private_page_free,
+	.migrate_to_ram = mmd_private_migrate_to_ram,
+};
+
+static void mmd_private_destroy(void)
+{
+	if (mmd_private_pgmap) {
+		memunmap_pages(mmd_private_pgmap);
+		kfree(mmd_private_pgmap);
+		mmd_private_pgmap = NULL;
+	}
+}
+
+static int mmd_private_create(unsigned long shift, unsigned long nr_pages)
+{
+	const unsigned long size = nr_pages << PAGE_SHIFT;
+	struct dev_pagemap *pgmap;
+	void *addr;
+	u64 t0;
+
+	if (!nr_pages || shift > 18 || nr_pages & ((1UL << shift) - 1))
+		return -EINVAL;
+	mmd_private_destroy();
+	if (mmd_private_res && resource_size(mmd_private_res) != size) {
+		release_mem_region(mmd_private_res->start, resource_size(mmd_private_res));
+		mmd_private_res = NULL;
+	}
+	if (!mmd_private_res) {
+		struct resource *res = request_free_mem_region(&iomem_resource, size,
+							       "kseries-memmap-dump");
+
+		if (IS_ERR(res))
+			return PTR_ERR(res);
+		mmd_private_res = res;
+	}
+	pgmap = kzalloc(sizeof(*pgmap), GFP_KERNEL);
+	if (!pgmap)
+		return -ENOMEM;
+	pgmap->type = MEMORY_DEVICE_PRIVATE;
+	pgmap->range.start = mmd_private_res->start;
+	pgmap->range.end = mmd_private_res->end;
+	pgmap->nr_range = 1;
+	pgmap->ops = &mmd_private_ops;
+	pgmap->owner = &mmd_private_owner;
+	pgmap->vmemmap_shift = shift;
+	t0 = ktime_get_ns();
+	addr = memremap_pages(pgmap, numa_node_id());
+	mmd_private_ns = ktime_get_ns() - t0;
+	if (IS_ERR(addr)) {
+		kfree(pgmap);
+		return PTR_ERR(addr);
+	}
+	mmd_private_pgmap = pgmap;
+	mmd_private_shift = shift;
+	mmd_private_pages = nr_pages;
+	return 0;
+}
+
+static ssize_t mmd_private_write(struct file *file, const char __user *ubuf, size_t len,
+				 loff_t *ppos)
+{
+	char text[64];
+	unsigned long shift, nr_pages;
+	int ret;
+
+	if (len >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, ubuf, len))
+		return -EFAULT;
+	text[len] = 0;
+	mutex_lock(&mmd_private_lock);
+	if (sysfs_streq(text, "destroy")) {
+		mmd_private_destroy();
+		ret = 0;
+	} else if (sscanf(text, "%lu %lu", &shift, &nr_pages) == 2) {
+		ret = mmd_private_create(shift, nr_pages);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&mmd_private_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t mmd_private_read(struct file *file, char __user *ubuf, size_t len,
+				loff_t *ppos)
+{
+	char text[192];
+	int n;
+
+	mutex_lock(&mmd_private_lock);
+	n = scnprintf(text, sizeof(text),
+		      "mapped=%d start_pfn=%#llx nr_pages=%lu vmemmap_shift=%lu memremap_ns=%llu\n",
+		      mmd_private_pgmap != NULL,
+		      mmd_private_res ? (unsigned long long)PHYS_PFN(mmd_private_res->start) : 0ULL,
+		      mmd_private_pages, mmd_private_shift, mmd_private_ns);
+	mutex_unlock(&mmd_private_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, text, n);
+}
+
+static const struct file_operations mmd_private_fops = {
+	.owner = THIS_MODULE,
+	.read = mmd_private_read,
+	.write = mmd_private_write,
+	.llseek = default_llseek,
+};
+#endif /* CONFIG_DEVICE_PRIVATE */
+
+#if MMD_ZONE_DEVICE
 static ssize_t mmd_last_read(struct file *file, char __user *ubuf, size_t len,
 			     loff_t *ppos)
 {
@@ -385,28 +635,45 @@ static const struct file_operations mmd_last_fops = {
 	.read = mmd_last_read,
 	.llseek = default_llseek,
 };
+#endif
 
 static int __init mmd_init(void)
 {
+#if MMD_ZONE_DEVICE
 	int ret = register_kretprobe(&mmd_probe);
 
 	if (ret) {
 		pr_err("memmap_dump: kretprobe on memmap_init_zone_device: %d\n", ret);
 		return ret;
 	}
+#endif
 	mmd_dir = debugfs_create_dir("memmap_dump", NULL);
+#if MMD_ZONE_DEVICE
 	debugfs_create_file("dump", 0400, mmd_dir, NULL, &mmd_dump_fops);
 	debugfs_create_file("last", 0444, mmd_dir, NULL, &mmd_last_fops);
+#endif
+	debugfs_create_file("dump_range", 0400, mmd_dir, NULL, &mmd_range_fops);
+	debugfs_create_file("huge_heads", 0400, mmd_dir, NULL, &mmd_huge_heads_fops);
+#ifdef CONFIG_DEVICE_PRIVATE
+	debugfs_create_file("private", 0600, mmd_dir, NULL, &mmd_private_fops);
+#endif
 	return 0;
 }
 
 static void __exit mmd_exit(void)
 {
 	debugfs_remove_recursive(mmd_dir);
+#ifdef CONFIG_DEVICE_PRIVATE
+	mmd_private_destroy();
+	if (mmd_private_res)
+		release_mem_region(mmd_private_res->start, resource_size(mmd_private_res));
+#endif
+#if MMD_ZONE_DEVICE
 	unregister_kretprobe(&mmd_probe);
+#endif
 }
 
 module_init(mmd_init);
 module_exit(mmd_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("kseries: dump ZONE_DEVICE struct pages for the memmap oracle");
+MODULE_DESCRIPTION("kseries: dump struct pages (ZONE_DEVICE, device private, HugeTLB) for the memmap oracle");

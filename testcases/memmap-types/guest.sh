@@ -1,0 +1,150 @@
+#!/bin/busybox sh
+# memmap-types: for each setup private-<shift>, map NR pages of
+# MEMORY_DEVICE_PRIVATE with memremap_pages() (memmap_dump.ko's private file,
+# the way lib/test_hmm.c creates its device memory) and dump what
+# memmap_init_zone_device() wrote, fast path and slow path, same PFNs:
+#   1. create with page_ref_set off (the series' fast path)  -> <setup>-fast
+#   2. destroy, enable page_ref_set, create (slow path)        -> <setup>-slow
+#   3. (proof) destroy, unwritten_index=K, create (fast path)  -> <setup>-unwritten
+#   4. rounds=R more create/destroy cycles, tracepoint off: memremap_pages ns
+# The host judges the dumps exactly as memmap-equivalence's (framework/oracle):
+# refcount 0 is the 6.12 policy for DEVICE_PRIVATE (pagemap_resets_refcount).
+#
+# Arguments: setups=private-0+private-9  pages=N (default 65536, 256 MiB)
+#            unwritten=K|off (default 513)  rounds=R (default 5)  module=PATH
+
+ERR=/tmp/memmap-types.err
+. /testcases/lib/kseries.sh
+. /testcases/lib/pmem.sh
+
+T=/sys/kernel/tracing
+TI=$T/instances/kseries-pageref
+MMD=/sys/kernel/debug/memmap_dump
+PARAMS=/sys/module/memmap_dump/parameters
+OUT=/tmp/memmap-types
+
+setups=""
+pages=65536
+unwritten=513
+rounds=5
+module=""
+in_setups=0
+for arg in "$@"; do
+  case "$arg" in
+    setups=*) setups="$setups $(echo "${arg#setups=}" | tr '+:' '  ')"; in_setups=1 ;;
+    pages=*) pages=${arg#pages=}; in_setups=0 ;;
+    unwritten=*) unwritten=${arg#unwritten=}; in_setups=0 ;;
+    rounds=*) rounds=${arg#rounds=}; in_setups=0 ;;
+    module=*) module=${arg#module=}; in_setups=0 ;;
+    '') ;;
+    *=*) fail arguments "unknown argument '$arg' (known: setups pages unwritten rounds module)"; exit 2 ;;
+    *) if [ "$in_setups" = 1 ]; then setups="$setups $arg"; else fail arguments "unexpected word '$arg'"; exit 2; fi ;;
+  esac
+done
+[ -n "$(echo $setups)" ] || setups="private-0 private-9"
+case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a number or off"; exit 2 ;; esac
+mkdir -p "$OUT"
+
+[ -n "$module" ] || module=/testcases/memmap-dump/memmap_dump.ko
+if [ ! -f "$module" ]; then
+  for s in $setups; do skip "$s" "no memmap_dump.ko in the initramfs (kseries build makes it for each kernel)"; done
+  exit 0
+fi
+if ! insmod "$module" 2>"$ERR"; then
+  why="insmod $module: $(err | tr '\n' ' ') $(dmesg | grep -i -m 3 -E 'memmap_dump|kretprobe|module' | tr '\n' ' ')"
+  for s in $setups; do fail "$s" "$why"; done
+  exit 0
+fi
+if [ ! -e "$MMD/private" ]; then
+  for s in $setups; do skip "$s" "this kernel has no CONFIG_DEVICE_PRIVATE (memmap_dump has no private file)"; done
+  rmmod memmap_dump 2>/dev/null
+  exit 0
+fi
+
+have_tp=0
+mkdir -p "$TI" 2>/dev/null
+if [ -w "$TI/events/page_ref/page_ref_set/enable" ]; then
+  echo 1024 >"$TI/buffer_size_kb" 2>/dev/null
+  echo 1 >"$TI/tracing_on"
+  have_tp=1
+fi
+tp_on() { echo >"$TI/trace"; echo 1 >"$TI/events/page_ref/page_ref_set/enable"; }
+tp_off() { echo 0 >"$TI/events/page_ref/page_ref_set/enable" 2>/dev/null; }
+tp_count() { cat "$TI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
+
+# field KEY: KEY=value from the private file.
+field() { tr ' ' '\n' <"$MMD/private" | sed -n "s/^$1=//p"; }
+
+# create SETUP KIND SHIFT TRACE ITER: memremap_pages(); measures its ns.
+create() {
+  local setup=$1 kind=$2 shift_=$3 trace=$4 iter=$5
+  [ "$trace" = on ] && tp_on
+  if ! sysw "$MMD/private" "$shift_ $pages"; then
+    tp_off
+    problems="$problems $kind create: $(err) $(dmesg | tail -n 3 | tr '\n' ' ');"
+    return 1
+  fi
+  if [ "$trace" = on ]; then
+    tp_off
+    kseries_measure "$setup" 0 page_ref_set_events "$(tp_count)" count kind="$kind"
+  fi
+  kseries_measure "$setup" "$iter" memremap_ns "$(field memremap_ns)" ns kind="$kind" pages="$pages"
+  return 0
+}
+
+destroy() { sysw "$MMD/private" destroy || problems="$problems destroy: $(err);"; }
+
+dump() {
+  local f="$OUT/$1-$2.mmd"
+  if ! cat "$MMD/dump" >"$f" 2>"$ERR"; then
+    problems="$problems dump $2: $(err) (last: $(cat "$MMD/last"));"
+    return 1
+  fi
+  kseries_measure "$1" 0 dump_bytes "$(wc -c <"$f")" bytes kind="$2" last="$(tr ' =' ',:' <"$MMD/last")"
+  kseries_put "$1-$2" "$f" || problems="$problems kseries_put $1-$2 failed;"
+  rm -f "$f"
+}
+
+run_setup() {
+  local name=$1 shift_ i
+  problems=""
+  case "$name" in
+    private-[0-9] | private-[0-9][0-9]) shift_=${name#private-} ;;
+    *) fail "$name" "unknown setup (private-<vmemmap_shift>, e.g. private-0 private-9)"; return ;;
+  esac
+  if [ $((pages % (1 << shift_))) != 0 ]; then
+    fail "$name" "pages=$pages is not a multiple of 2^$shift_"; return
+  fi
+  echo -1 >"$PARAMS/unwritten_index"
+  create "$name" fast "$shift_" off 1 && dump "$name" fast
+  destroy
+  if [ "$have_tp" = 1 ]; then
+    create "$name" slow "$shift_" on 0 && dump "$name" slow
+    destroy
+  else
+    problems="$problems no page_ref/page_ref_set event (CONFIG_DEBUG_PAGE_REF off?): no slow-path dump;"
+  fi
+  if [ "$unwritten" != off ]; then
+    echo "$unwritten" >"$PARAMS/unwritten_index"
+    create "$name" unwritten "$shift_" off 0 && dump "$name" unwritten
+    echo -1 >"$PARAMS/unwritten_index"
+    destroy
+  fi
+  i=2
+  while [ "$i" -le $((rounds + 1)) ]; do
+    create "$name" rebind "$shift_" off "$i" && destroy
+    i=$((i + 1))
+  done
+  if [ -n "$problems" ]; then
+    fail "$name" "$problems"
+  else
+    kseries_result pass "$name" "dumps collected (fast slow$([ "$unwritten" != off ] && echo " unwritten")), $rounds timing rounds: the verdict is the host oracle's"
+  fi
+}
+
+for s in $setups; do
+  run_setup "$s"
+done
+tp_off
+rmmod memmap_dump 2>/dev/null
+exit 0
