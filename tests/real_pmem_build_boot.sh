@@ -47,6 +47,13 @@ expect_exit 0 "$KSERIES" boot --workdir "$WD" --target pmem --case memmap-equiva
 expect_grep "^oracle base devdax-mem: pass: 524288 struct pages identical fast vs slow (MEMORY_DEVICE_GENERIC, order 9), invariants hold; unwritten pfn 0x[0-9a-f]* detected" "$TMP/out"
 expect_grep 'classname="oracle.pmem.memmap-equivalence.base" name="devdax-mem #1"' "$TMP/eq.xml"
 
+# Another pgmap type: MEMORY_DEVICE_PRIVATE mapped by the module with
+# memremap_pages() (compound, vmemmap_shift 9), judged the same way.
+expect_exit 0 "$KSERIES" boot --workdir "$WD" --target pmem --case memmap-types \
+  --setups private-9 --junit "$TMP/types.xml"
+expect_grep "^oracle base private-9: pass: 65536 struct pages identical fast vs slow (MEMORY_DEVICE_PRIVATE, order 9), invariants hold; unwritten pfn 0x[0-9a-f]* detected" "$TMP/out"
+expect_grep "private-9 *memremap_ns *5 " "$TMP/out"
+
 # ZONE_DEVICE with SPARSEMEM_VMEMMAP off cannot exist: not constructible.
 mkdir -p "$TMP/configs"
 cp -r "$SRC/kernel-configs/fragments" "$TMP/configs/"

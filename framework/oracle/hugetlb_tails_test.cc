@@ -5,7 +5,10 @@
 #include <cstring>
 
 #include "oracle/normalise.h"
+#include "oracle/sha256.h"
 #include "oracle/synthetic_dump.h"
+#include "sys/files.h"
+#include "testing/temp_dir.h"
 
 namespace kseries::oracle {
 namespace {
@@ -106,7 +109,8 @@ TEST(HugetlbTails, CorrectFoliosPass) {
   const auto verdicts = judge_hugetlb_tails(two_folios(true));
   ASSERT_EQ(verdicts.size(), 1u);
   EXPECT_EQ(verdicts[0].setup, "2M");
-  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_pass) << verdicts[0].summary << verdicts[0].details;
+  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_pass)
+      << verdicts[0].summary << verdicts[0].details;
   EXPECT_NE(verdicts[0].summary.find("2 2M folio(s), 1022 tails"), std::string::npos)
       << verdicts[0].summary;
   EXPECT_NE(verdicts[0].summary.find("section bits per PFN"), std::string::npos);
@@ -197,6 +201,43 @@ TEST(HugetlbTails, AFolioMissingOnTheSeriesIsNamed) {
                                      "(not a HugeTLB head on the series: pfn 0x1200)"),
             std::string::npos)
       << verdicts[0].summary;
+}
+
+TEST(HugetlbTails, CollectsBlobsWithTheModulesGeometryAndTheHookMeasure) {
+  // As the guest sends them: huge-<size>-<index> blobs on the bulk disk, the
+  // folio geometry in the header (init range, vmemmap_shift), the hook's pfn.
+  testing::TempDir dir;
+  HugeFolio folio = make_folio(0x1000, 9, false);
+  const std::string good = encode_memmap_dump(folio.dump);
+  MemmapDump headless = folio.dump;
+  headless.header().set(Word::k_init_start_pfn, k_absent);
+  const std::string bad = encode_memmap_dump(headless);
+  std::string disk(good.size() + bad.size() + 8192, '\0');
+  const size_t bad_at = (good.size() + 4095) / 4096 * 4096;
+  disk.replace(0, good.size(), good);
+  disk.replace(bad_at, bad.size(), bad);
+  write_file(dir.path() / "bulk.img", disk);
+  const std::string log =
+      "KSERIES measure setup=hook iter=0 metric=empty_range_folio value=4096 unit=pfn\n"
+      "KSERIES blob name=huge-2M-0 offset=0 size=" +
+      std::to_string(good.size()) + " sha256=" + sha256_hex(good) +
+      "\nKSERIES blob name=huge-1G-0 offset=" + std::to_string(bad_at) +
+      " size=" + std::to_string(bad.size()) + " sha256=" + sha256_hex(bad) + "\n";
+  const HugetlbDumps d = collect_hugetlb_dumps(guest::parse_protocol(log), dir.path() / "bulk.img");
+  ASSERT_EQ(d.folios.size(), 1u);
+  EXPECT_EQ(d.folios[0].size, "2M");
+  EXPECT_EQ(d.folios[0].head_pfn, 0x1000u);
+  EXPECT_EQ(d.folios[0].order, 9u);
+  ASSERT_TRUE(d.empty_range_folio.has_value());
+  EXPECT_EQ(*d.empty_range_folio, 0x1000u);
+  ASSERT_EQ(d.errors.count("1G"), 1u);
+  EXPECT_NE(d.errors.at("1G").find("huge-1G-0: the dump"), std::string::npos) << d.errors.at("1G");
+  // A size whose blob failed is a failing verdict, not a silent pass.
+  const auto verdicts = judge_hugetlb_tails(d);
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_pass) << verdicts[0].summary;
+  EXPECT_EQ(verdicts[1].setup, "1G");
+  EXPECT_EQ(verdicts[1].status, VerdictStatus::k_fail);
 }
 
 TEST(HugetlbTails, SliceKeepsOnlyTheRange) {
