@@ -354,6 +354,33 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
     return result;
   }
 
+  // A cached kernel that lacks a test module (new, or its source changed):
+  // the module needs this kernel's headers, generated headers and .config,
+  // not its objects. With the checkout and .config in place, `make
+  // modules_prepare` regenerates exactly that (seconds); a full make would
+  // recompile everything the previous kernel of this directory changed.
+  // Module.symvers comes from the directory's last full build (same target),
+  // which is all modpost needs for the symbols a test module uses.
+  if (known && fs::exists(dir / "build" / "vmlinux") &&
+      fs::exists(dir / "build" / "Module.symvers")) {
+    auto prepare = spec(make_command(target, {"modules_prepare"}), log);
+    prepare.timeout = k_make_timeout;
+    progress("the kernel is cached, its test modules are not: " + format_command(prepare.argv));
+    const auto prepared = m_runner.run(prepare);
+    if (!prepared.ok()) {
+      throw infra_error("target " + target.name + ": make modules_prepare failed (" +
+                        prepared.describe() + "); see " + log.string());
+    }
+    build_modules(target, m_root / "kernels" / key, progress);
+    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
+    write_file(request_index, key + "\n");
+    result.kernel = load(key);
+    result.kernel->cached = true;
+    result.status = StepStatus::k_cached;
+    result.seconds = seconds_since(started);
+    return result;
+  }
+
   // Build. Progress: objects compiled, against the last clean build's count.
   const bool clean = !fs::exists(dir / "build" / "vmlinux");
   std::size_t expected = 0;
