@@ -364,20 +364,45 @@ static int mmd_dump_open(struct inode *inode, struct file *file)
 /*
  * dump_range: dump_start_pfn/dump_nr_pages of ordinary (boot-time) memory.
  * When the range starts with a HugeTLB head (or one page before one), the
- * header's init range and vmemmap_shift give that folio's geometry.
+ * header's init range and vmemmap_shift give that folio's geometry; its
+ * vmemmap_base is the base that holds over the range (without
+ * SPARSEMEM_VMEMMAP, not the vmemmap: see below).
  */
 static int mmd_range_open(struct inode *inode, struct file *file)
 {
 	unsigned long start = READ_ONCE(dump_start_pfn), n = READ_ONCE(dump_nr_pages);
 
 	unsigned long pfn;
+	struct page *first;
 	int ret;
 
 	if (!n || start + n < start)
 		return -EINVAL;
+	/*
+	 * The host finds a struct page's address as vmemmap_base + pfn * size.
+	 * Without SPARSEMEM_VMEMMAP each section has its own mem_map, usually
+	 * carved in order from one per-node buffer, so over a range of present
+	 * sections without holes that still holds with another base. Check it
+	 * and give that base; refuse a range where it does not hold.
+	 */
+	if (!pfn_valid(start))
+		return -ERANGE;
+	first = pfn_to_page(start);
+	for (pfn = start; pfn < start + n; pfn++) {
+		if (!pfn_valid(pfn))
+			return -ERANGE;
+		if (pfn_to_page(pfn) != first + (pfn - start))
+			return -EDOM;	/* the memmap is not linear over the range */
+	}
 	ret = mmd_snapshot(file, NULL, start, start + n);
 	if (ret)
 		return ret;
+	{
+		struct mmd_buf *buf = file->private_data;
+		u64 *w = (u64 *)(buf->data + 16);
+
+		w[W_VMEMMAP_BASE] = (u64)(unsigned long)first - (u64)start * sizeof(struct page);
+	}
 	/* A HugeTLB folio at the start (or after one neighbour): its geometry. */
 	for (pfn = start; pfn < start + n && pfn < start + 2; pfn++) {
 		struct page *page = pfn_to_page(pfn);
