@@ -11,12 +11,6 @@ namespace kseries::oracle {
 
 namespace {
 
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 // Header words that must agree for a byte comparison to mean anything.
 constexpr Word k_layout_words[] = {
     Word::k_sizeof_page,       Word::k_off_flags,     Word::k_off_compound_head,

@@ -8,16 +8,11 @@
 #include "oracle/bulk_blobs.h"
 #include "oracle/dump_compare.h"
 #include "oracle/invariants.h"
+#include "oracle/normalise.h"
 
 namespace kseries::oracle {
 
 namespace {
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 // One line for a comparison that is not equal: "<what> N page(s), first:
 // field F at pfn P (tail K of head H)", or why the dumps cannot be compared.

@@ -15,12 +15,6 @@ namespace kseries::oracle {
 
 namespace {
 
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 uint64_t load(std::string_view bytes, uint64_t at, size_t size) {
   uint64_t value = 0;
   std::memcpy(&value, bytes.data() + at, size);

@@ -17,12 +17,6 @@ constexpr const char* k_poison_rule = "never written (poison)";
 // (NR_PAGEFLAGS is above 16 but every flag init sets is below).
 constexpr uint64_t k_low_flag_mask = 0xffff;
 
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 uint64_t load(std::string_view bytes, uint64_t at, size_t size) {
   uint64_t value = 0;
   std::memcpy(&value, bytes.data() + at, size);

@@ -17,13 +17,13 @@ void put(std::string& bytes, size_t at, uint64_t value) {
   std::memcpy(bytes.data() + at, &value, sizeof(value));
 }
 
+}  // namespace
+
 std::string hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
   return text;
 }
-
-}  // namespace
 
 uint64_t page_address(const DumpHeader& header, uint64_t pfn) {
   return header.get(Word::k_vmemmap_base) + pfn * header.page_size();

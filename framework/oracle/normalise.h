@@ -20,6 +20,9 @@ inline constexpr uint64_t k_token_own_head = 0x4845414400000001ULL;  // compound
 inline constexpr uint64_t k_token_self = 0x53454c4600000000ULL;      // | offset: own address+offset
 inline constexpr uint64_t k_token_link = 0x4c494e4b00000001ULL;      // | (delta << 1): other head
 
+// "0x1a2b": how the oracle's reports print PFNs, addresses and flags.
+std::string hex(uint64_t value);
+
 // The struct page address of PFN in the dump's vmemmap.
 uint64_t page_address(const DumpHeader& header, uint64_t pfn);
 

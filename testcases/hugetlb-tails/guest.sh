@@ -18,9 +18,8 @@
 ERR=/tmp/hugetlb-tails.err
 . /testcases/lib/kseries.sh
 . /testcases/lib/pmem.sh
+. /testcases/lib/memmap.sh
 
-MMD=/sys/kernel/debug/memmap_dump
-PARAMS=/sys/module/memmap_dump/parameters
 OUT=/tmp/hugetlb-tails
 
 setups=""
@@ -38,16 +37,7 @@ done
 [ -n "$(echo $setups)" ] || setups="1G 2M"
 mkdir -p "$OUT"
 
-[ -n "$module" ] || module=/testcases/memmap-dump/memmap_dump.ko
-if [ ! -f "$module" ]; then
-  for s in $setups; do skip "$s" "no memmap_dump.ko in the initramfs (kseries build makes it for each kernel)"; done
-  exit 0
-fi
-if ! insmod "$module" 2>"$ERR"; then
-  why="insmod $module: $(err | tr '\n' ' ') $(dmesg | grep -i -m 3 -E 'memmap_dump|module' | tr '\n' ' ')"
-  for s in $setups; do fail "$s" "$why"; done
-  exit 0
-fi
+mmd_load "$module" $setups || exit 0
 
 # The test hook's line: "kseries: hugetlb_folio_init_tail_vmemmap(folio pfn 0x..., N, N): empty range"
 hook=$(dmesg | sed -n 's/.*kseries: hugetlb_folio_init_tail_vmemmap(folio pfn \(0x[0-9a-f]*\),.*/\1/p' | head -n 1)

@@ -16,9 +16,8 @@
 #   unwritten=K|off  index (in the init range) of the page left unwritten in
 #                    step 4 (default 513: tail 1 of the second compound page
 #                    for 2 MiB devdax, an ordinary page for fsdax)
-#   module=PATH      memmap_dump.ko (default: first found of
-#                    /testcases/memmap-dump/memmap_dump.ko,
-#                    /testcases/memmap-equivalence/memmap_dump.ko)
+#   module=PATH      memmap_dump.ko (default: the one kseries put in this
+#                    kernel's initramfs, /testcases/memmap-dump/memmap_dump.ko)
 # Per setup: blobs <setup>-fast, <setup>-slow[, <setup>-unwritten], measures
 # page_ref_set_events (slow bind; proof the slow path ran) and dump_bytes,
 # and one result: pass = dumps collected (the verdict is the host's), fail =
@@ -27,12 +26,7 @@
 ERR=/tmp/memmap-eq.err
 . /testcases/lib/kseries.sh
 . /testcases/lib/pmem.sh
-
-T=/sys/kernel/tracing
-TI=$T/instances/kseries-pageref
-MMD=/sys/kernel/debug/memmap_dump
-PARAMS=/sys/module/memmap_dump/parameters
-OUT=/tmp/memmap-eq
+. /testcases/lib/memmap.sh
 
 setups=""
 unwritten=513
@@ -52,47 +46,9 @@ for arg in "$@"; do
 done
 [ -n "$(echo $setups)" ] || setups="fsdax-mem fsdax-dev devdax-mem devdax-dev"
 case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a number or off"; exit 2 ;; esac
-mkdir -p "$OUT"
 
-# ---- the dumper module ----
-if [ -z "$module" ]; then
-  for m in /testcases/memmap-dump/memmap_dump.ko /testcases/memmap-equivalence/memmap_dump.ko; do
-    [ -f "$m" ] && { module=$m; break; }
-  done
-fi
-if [ -z "$module" ] || [ ! -f "$module" ]; then
-  for s in $setups; do skip "$s" "no memmap_dump.ko in the initramfs (built by framework/oracle/module_build for this kernel)"; done
-  exit 0
-fi
-if ! insmod "$module" 2>"$ERR"; then
-  why="insmod $module: $(err | tr '\n' ' ') $(dmesg | grep -i -m 3 -E 'memmap_dump|kretprobe|module' | tr '\n' ' ')"
-  for s in $setups; do fail "$s" "$why"; done
-  exit 0
-fi
-
-# ---- page_ref_set in a trace instance of its own ----
-have_tp=0
-mkdir -p "$TI" 2>/dev/null
-if [ -w "$TI/events/page_ref/page_ref_set/enable" ]; then
-  echo 1024 >"$TI/buffer_size_kb" 2>/dev/null
-  echo 1 >"$TI/tracing_on"
-  have_tp=1
-fi
-tp_on() { echo >"$TI/trace"; echo 1 >"$TI/events/page_ref/page_ref_set/enable"; }
-tp_off() { echo 0 >"$TI/events/page_ref/page_ref_set/enable" 2>/dev/null; }
-tp_count() { cat "$TI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
-
-# dump SETUP KIND: snapshot the memmap of the device just bound, send it.
-dump() {
-  local f="$OUT/$1-$2.mmd"
-  if ! cat "$MMD/dump" >"$f" 2>"$ERR"; then
-    problems="$problems dump $2: $(err | tr '\n' ' ') (last: $(cat "$MMD/last"));"
-    return 1
-  fi
-  kseries_measure "$1" 0 dump_bytes "$(wc -c <"$f")" bytes kind="$2" last="$(cat "$MMD/last" | tr ' =' ',:')"
-  kseries_put "$1-$2" "$f" || problems="$problems kseries_put $1-$2 failed;"
-  rm -f "$f"
-}
+mmd_load "$module" $setups || exit 0
+tp_setup
 
 # rebind SETUP KIND TRACE: unbind and bind again, tracepoint on or off.
 rebind() {
@@ -129,15 +85,15 @@ run_setup() {
   fi
   pmem_bound || { fail "$name" "$setup_error"; free_ns; return; }
 
-  rebind "$name" fast off && dump "$name" fast
+  rebind "$name" fast off && mmd_dump "$name" fast
   if [ "$have_tp" = 1 ]; then
-    rebind "$name" slow on && dump "$name" slow
+    rebind "$name" slow on && mmd_dump "$name" slow
   else
     problems="$problems no page_ref/page_ref_set event (CONFIG_DEBUG_PAGE_REF off?): no slow-path dump;"
   fi
   if [ "$unwritten" != off ]; then
     echo "$unwritten" >"$PARAMS/unwritten_index"
-    rebind "$name" unwritten off && dump "$name" unwritten
+    rebind "$name" unwritten off && mmd_dump "$name" unwritten
     echo -1 >"$PARAMS/unwritten_index"
   fi
 

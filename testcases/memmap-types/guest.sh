@@ -16,12 +16,9 @@
 ERR=/tmp/memmap-types.err
 . /testcases/lib/kseries.sh
 . /testcases/lib/pmem.sh
+. /testcases/lib/memmap.sh
 
 T=/sys/kernel/tracing
-TI=$T/instances/kseries-pageref
-MMD=/sys/kernel/debug/memmap_dump
-PARAMS=/sys/module/memmap_dump/parameters
-OUT=/tmp/memmap-types
 
 setups=""
 pages=65536
@@ -43,34 +40,15 @@ for arg in "$@"; do
 done
 [ -n "$(echo $setups)" ] || setups="private-0 private-9"
 case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a number or off"; exit 2 ;; esac
-mkdir -p "$OUT"
 
-[ -n "$module" ] || module=/testcases/memmap-dump/memmap_dump.ko
-if [ ! -f "$module" ]; then
-  for s in $setups; do skip "$s" "no memmap_dump.ko in the initramfs (kseries build makes it for each kernel)"; done
-  exit 0
-fi
-if ! insmod "$module" 2>"$ERR"; then
-  why="insmod $module: $(err | tr '\n' ' ') $(dmesg | grep -i -m 3 -E 'memmap_dump|kretprobe|module' | tr '\n' ' ')"
-  for s in $setups; do fail "$s" "$why"; done
-  exit 0
-fi
+mmd_load "$module" $setups || exit 0
 if [ ! -e "$MMD/private" ]; then
   for s in $setups; do skip "$s" "this kernel has no CONFIG_DEVICE_PRIVATE (memmap_dump has no private file)"; done
   rmmod memmap_dump 2>/dev/null
   exit 0
 fi
 
-have_tp=0
-mkdir -p "$TI" 2>/dev/null
-if [ -w "$TI/events/page_ref/page_ref_set/enable" ]; then
-  echo 1024 >"$TI/buffer_size_kb" 2>/dev/null
-  echo 1 >"$TI/tracing_on"
-  have_tp=1
-fi
-tp_on() { echo >"$TI/trace"; echo 1 >"$TI/events/page_ref/page_ref_set/enable"; }
-tp_off() { echo 0 >"$TI/events/page_ref/page_ref_set/enable" 2>/dev/null; }
-tp_count() { cat "$TI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
+tp_setup
 
 # The series' fast-path function, counted by a kprobe event during the fast
 # create (informational: the host's verdict is the dump comparison). GCC may
@@ -118,17 +96,6 @@ create() {
 
 destroy() { sysw "$MMD/private" destroy || problems="$problems destroy: $(err);"; }
 
-dump() {
-  local f="$OUT/$1-$2.mmd"
-  if ! cat "$MMD/dump" >"$f" 2>"$ERR"; then
-    problems="$problems dump $2: $(err) (last: $(cat "$MMD/last"));"
-    return 1
-  fi
-  kseries_measure "$1" 0 dump_bytes "$(wc -c <"$f")" bytes kind="$2" last="$(tr ' =' ',:' <"$MMD/last")"
-  kseries_put "$1-$2" "$f" || problems="$problems kseries_put $1-$2 failed;"
-  rm -f "$f"
-}
-
 run_setup() {
   local name=$1 shift_ i
   problems=""
@@ -140,17 +107,17 @@ run_setup() {
     fail "$name" "pages=$pages is not a multiple of 2^$shift_"; return
   fi
   echo -1 >"$PARAMS/unwritten_index"
-  create "$name" fast "$shift_" off 1 && dump "$name" fast
+  create "$name" fast "$shift_" off 1 && mmd_dump "$name" fast
   destroy
   if [ "$have_tp" = 1 ]; then
-    create "$name" slow "$shift_" on 0 && dump "$name" slow
+    create "$name" slow "$shift_" on 0 && mmd_dump "$name" slow
     destroy
   else
     problems="$problems no page_ref/page_ref_set event (CONFIG_DEBUG_PAGE_REF off?): no slow-path dump;"
   fi
   if [ "$unwritten" != off ]; then
     echo "$unwritten" >"$PARAMS/unwritten_index"
-    create "$name" unwritten "$shift_" off 0 && dump "$name" unwritten
+    create "$name" unwritten "$shift_" off 0 && mmd_dump "$name" unwritten
     echo -1 >"$PARAMS/unwritten_index"
     destroy
   fi

@@ -1,0 +1,57 @@
+# The memmap dumper (memmap_dump.ko) and the page_ref_set trace instance,
+# shared by the guest scripts that dump struct pages (memmap-equivalence,
+# memmap-types, hugetlb-tails). Sourced after kseries.sh and pmem.sh (for
+# fail, skip, err and $ERR).
+
+MMD=/sys/kernel/debug/memmap_dump
+PARAMS=/sys/module/memmap_dump/parameters
+TI=/sys/kernel/tracing/instances/kseries-pageref
+
+# mmd_load MODULE SETUP...: loads the dumper (MODULE, or the one kseries put
+# in this kernel's initramfs). If it is missing, every SETUP is skipped; if
+# insmod fails, every SETUP fails with the reason. Returns 1 in both cases.
+mmd_load() {
+  local module=$1 why
+  shift
+  [ -n "$module" ] || module=/testcases/memmap-dump/memmap_dump.ko
+  if [ ! -f "$module" ]; then
+    for s in "$@"; do skip "$s" "no memmap_dump.ko in the initramfs (kseries build makes it for each kernel)"; done
+    return 1
+  fi
+  if ! insmod "$module" 2>"$ERR"; then
+    why="insmod $module: $(err | tr '\n' ' ') $(dmesg | grep -i -m 3 -E 'memmap_dump|kretprobe|module' | tr '\n' ' ')"
+    for s in "$@"; do fail "$s" "$why"; done
+    return 1
+  fi
+  return 0
+}
+
+# page_ref_set in a trace instance of its own: have_tp=1 if the event exists
+# (CONFIG_DEBUG_PAGE_REF); tp_on clears and enables it, tp_off disables it,
+# tp_count prints the events since tp_on (entries kept plus overwritten).
+tp_setup() {
+  have_tp=0
+  mkdir -p "$TI" 2>/dev/null
+  if [ -w "$TI/events/page_ref/page_ref_set/enable" ]; then
+    echo 1024 >"$TI/buffer_size_kb" 2>/dev/null
+    echo 1 >"$TI/tracing_on"
+    have_tp=1
+  fi
+}
+tp_on() { echo >"$TI/trace"; echo 1 >"$TI/events/page_ref/page_ref_set/enable"; }
+tp_off() { echo 0 >"$TI/events/page_ref/page_ref_set/enable" 2>/dev/null; }
+tp_count() { cat "$TI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
+
+# mmd_dump SETUP KIND: snapshot the memmap of the last memmap_init_zone_device()
+# range (the device just bound or mapped), send it as blob SETUP-KIND, with
+# the measure dump_bytes. Appends to $problems on failure.
+mmd_dump() {
+  local f="/tmp/$1-$2.mmd"
+  if ! cat "$MMD/dump" >"$f" 2>"$ERR"; then
+    problems="$problems dump $2: $(err) (last: $(cat "$MMD/last"));"
+    return 1
+  fi
+  kseries_measure "$1" 0 dump_bytes "$(wc -c <"$f")" bytes kind="$2" last="$(tr ' =' ',:' <"$MMD/last")"
+  kseries_put "$1-$2" "$f" || problems="$problems kseries_put $1-$2 failed;"
+  rm -f "$f"
+}
