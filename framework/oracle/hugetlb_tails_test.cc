@@ -190,6 +190,42 @@ TEST(HugetlbTails, IdenticalTailsPassAndHeadsAreNotCompared) {
       << verdicts[0].summary;
 }
 
+// INIT_LIST_HEAD(&page->lru) then prep_compound_tail(): lru.prev still
+// points at the page's own lru (base); a template copy points at the
+// template source's (series).
+void set_lru_prev(HugeFolio& f, uint64_t from, uint64_t to, uint64_t points_at_pfn) {
+  const DumpHeader h = f.dump.header();
+  for (uint64_t pfn = from; pfn < to; ++pfn) {
+    std::string page = std::string(*f.dump.page(pfn));
+    const uint64_t target = points_at_pfn ? points_at_pfn : pfn;
+    put(page, h.get(Word::k_off_lru) + 8, page_address(h, target) + h.get(Word::k_off_lru), 8);
+    f.dump.set_page(pfn, page);
+  }
+}
+
+TEST(HugetlbTails, ACopiedEmptyListHeadIsANoteAnythingElseFails) {
+  HugetlbDumps base = two_folios(false);
+  HugetlbDumps series = two_folios(false);
+  set_lru_prev(base.folios[0], 0x1003, 0x1200, 0);
+  set_lru_prev(series.folios[0], 0x1003, 0x1040, 0);
+  set_lru_prev(series.folios[0], 0x1040, 0x1041, 0);
+  set_lru_prev(series.folios[0], 0x1041, 0x1200, 0x1040);  // copies of tail 64's
+  auto verdicts = judge_hugetlb_vs_base(base, series);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_pass) << verdicts[0].summary;
+  EXPECT_NE(verdicts[0].summary.find("note: folio at pfn 0x1000: lru.prev of 447 tail(s) is tail "
+                                     "64's own address+8"),
+            std::string::npos)
+      << verdicts[0].summary;
+  // Pointing into the other folio is no copied list head: a real difference.
+  set_lru_prev(series.folios[0], 0x1041, 0x1200, 0x1240);
+  verdicts = judge_hugetlb_vs_base(base, series);
+  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_fail) << verdicts[0].summary;
+  EXPECT_NE(verdicts[0].summary.find("field lru.prev at pfn 0x1041 (tail 65 of head 0x1000)"),
+            std::string::npos)
+      << verdicts[0].summary;
+}
+
 TEST(HugetlbTails, AFolioMissingOnTheSeriesIsNamed) {
   const HugetlbDumps base = two_folios(false);
   HugetlbDumps series = two_folios(false);

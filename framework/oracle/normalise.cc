@@ -52,6 +52,14 @@ std::string normalise_page(const DumpHeader& header, uint64_t pfn, std::string_v
       }
     } else if (value >= self && value < self + psz) {
       put(page, off, k_token_self | (value - self));  // an empty list_head in this page
+    } else if (pos.role != PageRole::k_outside && value >= vmemmap && (value & 7) == 0) {
+      // Into another page of this compound page: a list head that was empty
+      // in that page (pointing at itself), copied here by value.
+      const uint64_t target = (value - vmemmap) / psz;
+      const PagePosition tp = position_of(header, target);
+      if (tp.role != PageRole::k_outside && tp.head_pfn == pos.head_pfn && target != pfn) {
+        put(page, off, k_token_copied_self | (tp.index << 12) | ((value - vmemmap) % psz));
+      }
     }
   }
   return page;
@@ -84,6 +92,10 @@ std::string render_value(const DumpHeader& header, std::string_view bytes) {
     }
     if ((value & 0xffffffff00000000ULL) == k_token_self) {
       return "self+" + std::to_string(value & 0xffffffffULL) + " (empty list)";
+    }
+    if ((value & 0xffffffff00000000ULL) == k_token_copied_self) {
+      return "tail " + std::to_string((value & 0xffffffffULL) >> 12) + "'s own address+" +
+             std::to_string(value & 0xfff) + " " + std::string(k_copied_list_text);
     }
     if ((value & 0xffffffff00000001ULL) == k_token_link) {
       const auto delta = static_cast<int64_t>(static_cast<int32_t>((value & 0xffffffffULL) >> 1));

@@ -19,6 +19,12 @@ inline constexpr uint64_t k_token_pgmap = 0x50474d4150000000ULL;     // == heade
 inline constexpr uint64_t k_token_own_head = 0x4845414400000001ULL;  // compound_head -> own head
 inline constexpr uint64_t k_token_self = 0x53454c4600000000ULL;      // | offset: own address+offset
 inline constexpr uint64_t k_token_link = 0x4c494e4b00000001ULL;      // | (delta << 1): other head
+// | (index << 12) | offset: an address inside another page of the same
+// compound page (tail INDEX, at OFFSET): an empty list head copied by value
+// from that page (a template) instead of pointing at its own page.
+inline constexpr uint64_t k_token_copied_self = 0x434f505900000000ULL;
+// How render_value() ends a k_token_copied_self value.
+inline constexpr std::string_view k_copied_list_text = "(an empty list head copied from that page)";
 
 // "0x1a2b": how the oracle's reports print PFNs, addresses and flags.
 std::string hex(uint64_t value);

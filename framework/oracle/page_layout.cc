@@ -14,19 +14,23 @@ void add(std::vector<Field>& fields, const DumpHeader& header, Word word, std::s
 }
 
 // struct page as 6.12 lays it out for ZONE_DEVICE pages; the word at
-// compound_head is the pgmap in a head or order-0 page.
+// compound_head is the pgmap in a head or order-0 page. Ordinary memory
+// (no pgmap in the header) has the lru list head there.
 std::vector<Field> page_fields(const DumpHeader& header, PageRole role) {
   std::vector<Field> fields;
   const bool tail =
       role == PageRole::k_tail_1 || role == PageRole::k_tail_2 || role == PageRole::k_tail;
   add(fields, header, Word::k_off_flags, "flags", 8);
-  if (role == PageRole::k_outside) {
+  // A dump of ordinary memory (HugeTLB, no pgmap): the words ZONE_DEVICE
+  // pages use for pgmap and zone_device_data are the lru list head.
+  const bool device = header.has(Word::k_pgmap_addr);
+  if (role == PageRole::k_outside || (!device && !tail)) {
     add(fields, header, Word::k_off_lru, "lru.next", 8);
     fields.push_back({"lru.prev", static_cast<size_t>(header.get(Word::k_off_lru)) + 8, 8});
   } else {
     add(fields, header, tail ? Word::k_off_compound_head : Word::k_off_pgmap,
         tail ? "compound_head" : "pgmap", 8);
-    add(fields, header, Word::k_off_zone_device_data, "zone_device_data", 8);
+    add(fields, header, Word::k_off_zone_device_data, device ? "zone_device_data" : "lru.prev", 8);
   }
   add(fields, header, Word::k_off_mapping, "mapping", 8);
   add(fields, header, Word::k_off_index, "index", 8);
