@@ -354,6 +354,17 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
     return result;
   }
 
+  // The cached kernel, now with its test modules: record it for this request.
+  auto cached_with_modules = [&] {
+    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
+    write_file(request_index, key + "\n");
+    result.kernel = load(key);
+    result.kernel->cached = true;
+    result.status = StepStatus::k_cached;
+    result.seconds = seconds_since(started);
+    return result;
+  };
+
   // A cached kernel that lacks a test module (new, or its source changed):
   // the module needs this kernel's headers, generated headers and .config,
   // not its objects. With the checkout and .config in place, `make
@@ -372,13 +383,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
                         prepared.describe() + "); see " + log.string());
     }
     build_modules(target, m_root / "kernels" / key, progress);
-    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
-    write_file(request_index, key + "\n");
-    result.kernel = load(key);
-    result.kernel->cached = true;
-    result.status = StepStatus::k_cached;
-    result.seconds = seconds_since(started);
-    return result;
+    return cached_with_modules();
   }
 
   // Build. Progress: objects compiled, against the last clean build's count.
@@ -441,13 +446,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   const fs::path out = m_root / "kernels" / key;
   if (known) {
     build_modules(target, out, progress);
-    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
-    write_file(request_index, key + "\n");
-    result.kernel = load(key);
-    result.kernel->cached = true;
-    result.status = StepStatus::k_cached;
-    result.seconds = seconds_since(started);
-    return result;
+    return cached_with_modules();
   }
   const fs::path partial = m_root / "kernels" / (key + ".partial");
   fs::remove_all(partial);

@@ -15,12 +15,6 @@ namespace kseries::oracle {
 
 namespace {
 
-uint64_t load(std::string_view bytes, uint64_t at, size_t size) {
-  uint64_t value = 0;
-  std::memcpy(&value, bytes.data() + at, size);
-  return value;
-}
-
 // Page-flag bits below the zone/node/section fields; tail 1 keeps the
 // folio order in the low byte (folio_set_order()).
 constexpr uint64_t k_low_flags = 0xffff;
@@ -77,8 +71,8 @@ InvariantReport check_folio(const HugeFolio& folio) {
   for (uint64_t pfn = folio.dump.start_pfn(); pfn < folio.dump.end_pfn(); ++pfn) {
     const std::string_view raw = *folio.dump.page(pfn);
     const PagePosition pos = position_of(h, pfn);
-    const uint64_t flags = load(raw, off_flags, 8);
-    const uint64_t link = load(raw, off_link, 8);
+    const uint64_t flags = load_le(raw, off_flags, 8);
+    const uint64_t link = load_le(raw, off_link, 8);
     ++checked;
     if (sections) {
       const uint64_t section =
@@ -109,7 +103,7 @@ InvariantReport check_folio(const HugeFolio& folio) {
       return "is " + hex(link) + ", should be the head's struct page " + hex(head_addr) + "|1";
     });
     if (h.has(Word::k_off_refcount)) {
-      const auto ref = static_cast<int32_t>(load(raw, h.get(Word::k_off_refcount), 4));
+      const auto ref = static_cast<int32_t>(load_le(raw, h.get(Word::k_off_refcount), 4));
       c.expect(ref == 0, "tail refcount", "_refcount", pfn, pos,
                [&] { return "is " + std::to_string(ref) + ", should be 0 (page_ref_freeze)"; });
     }
@@ -120,7 +114,7 @@ InvariantReport check_folio(const HugeFolio& folio) {
                         std::to_string(folio.order) + " and bits 8-15 clear";
                });
       if (h.has(Word::k_off_folio_nr_pages)) {
-        const uint64_t nr = load(raw, h.get(Word::k_off_folio_nr_pages), 4);
+        const uint64_t nr = load_le(raw, h.get(Word::k_off_folio_nr_pages), 4);
         c.expect(nr == n, "nr_pages", "_folio_nr_pages", pfn, pos,
                  [&] { return "is " + std::to_string(nr) + ", should be " + std::to_string(n); });
       }
@@ -130,7 +124,7 @@ InvariantReport check_folio(const HugeFolio& folio) {
       });
     }
     if (pos.role == PageRole::k_tail && h.has(Word::k_tail_mapping)) {
-      const uint64_t mapping = load(raw, h.get(Word::k_off_mapping), 8);
+      const uint64_t mapping = load_le(raw, h.get(Word::k_off_mapping), 8);
       c.expect(mapping == h.get(Word::k_tail_mapping), "TAIL_MAPPING", "mapping", pfn, pos, [&] {
         return "is " + hex(mapping) + ", should be TAIL_MAPPING " +
                hex(h.get(Word::k_tail_mapping));

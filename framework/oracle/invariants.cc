@@ -17,14 +17,8 @@ constexpr const char* k_poison_rule = "never written (poison)";
 // (NR_PAGEFLAGS is above 16 but every flag init sets is below).
 constexpr uint64_t k_low_flag_mask = 0xffff;
 
-uint64_t load(std::string_view bytes, uint64_t at, size_t size) {
-  uint64_t value = 0;
-  std::memcpy(&value, bytes.data() + at, size);
-  return value;
-}
-
 int32_t load_i32(std::string_view bytes, uint64_t at) {
-  return static_cast<int32_t>(static_cast<uint32_t>(load(bytes, at, 4)));
+  return static_cast<int32_t>(static_cast<uint32_t>(load_le(bytes, at, 4)));
 }
 
 class Checker {
@@ -111,7 +105,7 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
       }
     }
   }
-  const uint64_t flags = load(raw, get(Word::k_off_flags), 8);
+  const uint64_t flags = load_le(raw, get(Word::k_off_flags), 8);
   const uint64_t zone = (flags >> get(Word::k_zones_pgshift)) & get(Word::k_zones_mask);
   expect(zone == get(Word::k_zone_device_idx), "zone bits", "flags", [&] {
     return std::string("zone " + std::to_string(zone) + ", ZONE_DEVICE is " +
@@ -134,7 +128,7 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
     });
   }
   if (m_header.has(Word::k_off_virtual)) {
-    const uint64_t have = load(raw, get(Word::k_off_virtual), 8);
+    const uint64_t have = load_le(raw, get(Word::k_off_virtual), 8);
     const uint64_t want = get(Word::k_direct_map_base) + (pfn << get(Word::k_page_shift));
     expect(have == want, "virtual", "virtual",
            [&] { return std::string("is " + hex(have) + ", __va(pfn) is " + hex(want)); });
@@ -163,7 +157,7 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
                        hex(want_low));
   });
 
-  const uint64_t link = load(raw, get(Word::k_off_compound_head), 8);
+  const uint64_t link = load_le(raw, get(Word::k_off_compound_head), 8);
   const uint64_t type = get(Word::k_pgmap_type);
   if (!m_pos.is_tail()) {
     // 6.12: refcount 0 only for MEMORY_DEVICE_PRIVATE/COHERENT.
@@ -174,9 +168,9 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
       return std::string("is " + hex(link) + ", the device's pgmap is " +
                          hex(get(Word::k_pgmap_addr)));
     });
-    expect(load(raw, get(Word::k_off_zone_device_data), 8) == 0, "zone_device_data",
+    expect(load_le(raw, get(Word::k_off_zone_device_data), 8) == 0, "zone_device_data",
            "zone_device_data", [&] {
-             return std::string("is " + hex(load(raw, get(Word::k_off_zone_device_data), 8)));
+             return std::string("is " + hex(load_le(raw, get(Word::k_off_zone_device_data), 8)));
            });
     return;
   }
@@ -188,13 +182,13 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
   });
   const uint64_t order = get(Word::k_vmemmap_shift);
   if (m_pos.role == PageRole::k_tail_1) {
-    const uint64_t flags_1 = load(raw, get(Word::k_off_flags_1), 8);
+    const uint64_t flags_1 = load_le(raw, get(Word::k_off_flags_1), 8);
     expect((flags_1 & 0xff) == order, "order", "_flags_1", [&] {
       return std::string("order byte " + std::to_string(flags_1 & 0xff) + ", vmemmap_shift is " +
                          std::to_string(order));
     });
     if (m_header.has(Word::k_off_folio_nr_pages)) {
-      const uint64_t nr = load(raw, get(Word::k_off_folio_nr_pages), 4);
+      const uint64_t nr = load_le(raw, get(Word::k_off_folio_nr_pages), 4);
       expect(nr == (1ULL << order), "nr_pages", "_folio_nr_pages", [&] {
         return std::string("is " + std::to_string(nr) + ", should be " +
                            std::to_string(1ULL << order));
@@ -208,18 +202,18 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
   }
   // prep_compound_tail() clears private; nothing sets index in a tail;
   // zone_device_data (tail 3+) and tail 2's _deferred_list.next stay NULL.
-  expect(load(raw, get(Word::k_off_index), 8) == 0, "tail fields", "index", [&] {
-    return std::string("is " + hex(load(raw, get(Word::k_off_index), 8)) + ", should be 0");
+  expect(load_le(raw, get(Word::k_off_index), 8) == 0, "tail fields", "index", [&] {
+    return std::string("is " + hex(load_le(raw, get(Word::k_off_index), 8)) + ", should be 0");
   });
-  expect(load(raw, get(Word::k_off_private), 8) == 0, "tail fields", "private", [&] {
-    return std::string("is " + hex(load(raw, get(Word::k_off_private), 8)) + ", should be 0");
+  expect(load_le(raw, get(Word::k_off_private), 8) == 0, "tail fields", "private", [&] {
+    return std::string("is " + hex(load_le(raw, get(Word::k_off_private), 8)) + ", should be 0");
   });
   const uint64_t zdd_off = get(Word::k_off_zone_device_data);
-  expect(load(raw, zdd_off, 8) == 0, "tail fields",
+  expect(load_le(raw, zdd_off, 8) == 0, "tail fields",
          m_pos.role == PageRole::k_tail_2 ? "_deferred_list.next" : "zone_device_data",
-         [&] { return std::string("is " + hex(load(raw, zdd_off, 8)) + ", should be 0"); });
+         [&] { return std::string("is " + hex(load_le(raw, zdd_off, 8)) + ", should be 0"); });
   if (m_header.has(Word::k_tail_mapping)) {
-    const uint64_t mapping = load(raw, get(Word::k_off_mapping), 8);
+    const uint64_t mapping = load_le(raw, get(Word::k_off_mapping), 8);
     expect(mapping == get(Word::k_tail_mapping), "TAIL_MAPPING", "mapping", [&] {
       return std::string("is " + hex(mapping) + ", TAIL_MAPPING is " +
                          hex(get(Word::k_tail_mapping)));
@@ -228,7 +222,7 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
   if (m_pos.role == PageRole::k_tail_2 && order > 1) {
     // 6.12 initialises tail 2 after prep_compound_head(): an empty (self)
     // _deferred_list there means prep_compound_head() ran after the loop.
-    const uint64_t next = load(raw, get(Word::k_off_deferred_list), 8);
+    const uint64_t next = load_le(raw, get(Word::k_off_deferred_list), 8);
     const uint64_t self = page_address(m_header, pfn) + get(Word::k_off_deferred_list);
     expect(next != self, "tail 2 order", "_deferred_list.next", [&] {
       return std::string(

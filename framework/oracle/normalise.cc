@@ -7,17 +7,17 @@ namespace kseries::oracle {
 
 namespace {
 
-uint64_t load(std::string_view bytes, size_t at, size_t size) {
-  uint64_t value = 0;
-  std::memcpy(&value, bytes.data() + at, size);
-  return value;
-}
-
 void put(std::string& bytes, size_t at, uint64_t value) {
   std::memcpy(bytes.data() + at, &value, sizeof(value));
 }
 
 }  // namespace
+
+uint64_t load_le(std::string_view bytes, uint64_t at, size_t size) {
+  uint64_t value = 0;
+  std::memcpy(&value, bytes.data() + at, size);
+  return value;
+}
 
 std::string hex(uint64_t value) {
   char text[24];
@@ -37,7 +37,7 @@ std::string normalise_page(const DumpHeader& header, uint64_t pfn, std::string_v
   const size_t link_off = static_cast<size_t>(header.get(Word::k_off_compound_head));
   const PagePosition pos = position_of(header, pfn);
   for (size_t off = 0; off + 8 <= psz; off += 8) {
-    const uint64_t value = load(page, off, 8);
+    const uint64_t value = load_le(page, off, 8);
     if (off == link_off && header.has(Word::k_pgmap_addr) &&
         value == header.get(Word::k_pgmap_addr)) {
       put(page, off, k_token_pgmap);
@@ -83,7 +83,7 @@ std::string render_value(const DumpHeader& header, std::string_view bytes) {
     return "poison (never written)";
   }
   if (bytes.size() == 8) {
-    const uint64_t value = load(bytes, 0, 8);
+    const uint64_t value = load_le(bytes, 0, 8);
     if (value == k_token_pgmap) {
       return "pgmap";
     }
@@ -105,7 +105,7 @@ std::string render_value(const DumpHeader& header, std::string_view bytes) {
     return hex(value);
   }
   if (bytes.size() == 4) {
-    const auto value = static_cast<uint32_t>(load(bytes, 0, 4));
+    const auto value = static_cast<uint32_t>(load_le(bytes, 0, 4));
     return std::to_string(static_cast<int32_t>(value)) + " (" + hex(value) + ")";
   }
   return hex_bytes(bytes);

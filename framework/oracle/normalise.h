@@ -26,6 +26,9 @@ inline constexpr uint64_t k_token_copied_self = 0x434f505900000000ULL;
 // How render_value() ends a k_token_copied_self value.
 inline constexpr std::string_view k_copied_list_text = "(an empty list head copied from that page)";
 
+// SIZE (<= 8) little-endian bytes of BYTES at AT.
+uint64_t load_le(std::string_view bytes, uint64_t at, size_t size);
+
 // "0x1a2b": how the oracle's reports print PFNs, addresses and flags.
 std::string hex(uint64_t value);
 
