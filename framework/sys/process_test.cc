@@ -120,6 +120,17 @@ TEST(ProcessTest, EnvironmentAndWorkingDirectory) {
   EXPECT_EQ(result.out, "hello\n" + std::filesystem::canonical(tmp.path()).string() + "\n");
 }
 
+TEST(ProcessTest, StdinIsDevNullNotAClosedDescriptor) {
+  // With fd 0 closed, the child's first pipe() would return fd 0 (make's
+  // jobserver ended up there). Reading fd 0 must give EOF from /dev/null.
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "readlink /proc/self/fd/0; wc -c"};
+  const auto result = runner.run(spec);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out, "/dev/null\n0\n");
+}
+
 TEST(ProcessTest, FormatCommandQuotes) {
   EXPECT_EQ(format_command({"make", "O=/tmp/b", "it's"}), "make O=/tmp/b 'it'\\''s'");
 }
