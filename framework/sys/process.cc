@@ -176,8 +176,8 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
   // fd 0 back from its first pipe(), and for make that is the jobserver's
   // read end, which every recipe then inherits as its stdin
   // (MAKEFLAGS=--jobserver-auth=0,3 was seen on a kernel build).
-  bp::child child(bp::exe = exe.string(), bp::args = args,
-                  bp::std_in<bp::null, bp::std_out> out_pipe, bp::std_err > err_pipe, group, env,
+  bp::child child(bp::exe = exe.string(), bp::args = args, (bp::std_in < bp::null),
+                  (bp::std_out > out_pipe), (bp::std_err > err_pipe), group, env,
                   bp::start_dir = cwd.string(), spawn_ec);
   if (spawn_ec) {
     throw infra_error("cannot start " + format_command(spec.argv) + ": " + spawn_ec.message());

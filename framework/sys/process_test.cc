@@ -39,7 +39,7 @@ TEST(ProcessTest, ExitNineIsNotSigkill) {
   EXPECT_EQ(killed.describe(), "killed by signal 9");
 }
 
-TEST(ProcessTest, StdinIsClosed) {
+TEST(ProcessTest, StdinGivesEndOfFile) {
   const auto result = sh("cat; echo done");
   EXPECT_EQ(result.out, "done\n");
 }
