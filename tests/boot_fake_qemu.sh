@@ -19,6 +19,7 @@ git -C "$repo" format-patch -q -o "$TMP/series/demo/v1" --base="$base" HEAD~1
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
 printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
+printf 'fragments: a\nfeatures: pmem\ncannot: map=dev: no memmap in pmem here\n' >"$TMP/configs/targets/nodev.target"
 printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
 printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
 chmod +x "$TMP/cases/demo/guest.sh"
@@ -58,6 +59,12 @@ pgrep -f "qemu-system-x86_64.*$TMP" >/dev/null && fail "a QEMU survived"
 # A target without pmem: skipped with the reason, not failed.
 expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target nopmem
 expect_grep "skipped demo on nopmem: target nopmem lacks 'pmem'" "$TMP/out"
+# Every setup asked for is one the target cannot do: skipped with the reason,
+# and no kernel is built for a run with nothing to boot.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target nodev --setups fsdax-dev,devdax-dev
+expect_grep "skipped setup fsdax-dev on nodev: no memmap in pmem here" "$TMP/out"
+expect_grep "skipped setup devdax-dev on nodev: no memmap in pmem here" "$TMP/out"
+grep -q "kernel base for nodev" "$TMP/err" && fail "a kernel was built for a run that boots nothing"
 expect_exit 2 "$KSERIES" boot "${common[@]}" --target toy --case nosuchcase
 expect_grep "unknown case 'nosuchcase'.*known cases: demo" "$TMP/err"
 expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --pmem floppy

@@ -186,6 +186,64 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                       " compares a series kernel with the base: give --series DIR");
   }
 
+  // The case's arguments; setups the target cannot do are skipped with the
+  // reason, before any kernel is built: a run left with nothing to boot builds
+  // nothing.
+  std::vector<std::string> case_args;
+  std::vector<std::pair<std::string, std::string>> skipped_setups;
+  auto add_skipped_setups = [&](std::ostream& text) {
+    for (const auto& [setup, why] : skipped_setups) {
+      text << "skipped setup " << setup << " on " << target.name << ": " << why << "\n";
+      suite.cases.push_back({"boot." + target.name + "." + test_case.name,
+                             setup,
+                             0,
+                             report::CaseStatus::k_skipped,
+                             why,
+                             "",
+                             {},
+                             ""});
+    }
+  };
+  const bool pmem_case =
+      std::find(test_case.needs.begin(), test_case.needs.end(), "pmem") != test_case.needs.end();
+  if (pmem_case || !test_case.setups.empty()) {
+    std::vector<std::string> setups;
+    if (vm.count("setups")) {
+      std::istringstream list(vm["setups"].as<std::string>());
+      for (std::string s; std::getline(list, s, ',');) {
+        setups.push_back(s);
+      }
+    } else {
+      setups = test_case.setups.empty() ? k_memmap_setups : test_case.setups;
+    }
+    std::string kept;
+    for (const auto& setup : setups) {
+      const std::string map = setup_map(setup);
+      const std::string why = pmem_case && !map.empty() ? target.limitation(map) : "";
+      if (!why.empty()) {
+        skipped_setups.emplace_back(setup, why);
+      } else {
+        kept += (kept.empty() ? "" : ":") + setup;
+      }
+    }
+    if (kept.empty()) {
+      // Nothing left to boot for: every setup is skipped, with its reason.
+      add_skipped_setups(std::cout);
+      return write_skipped_suite();
+    }
+    if (test_case.name == "memmap-timing") {
+      case_args.push_back("rebinds=" + std::to_string(vm["rebinds"].as<int>()));
+    }
+    case_args.push_back("setups=" + kept);
+  }
+  if (vm.count("args")) {
+    case_args.push_back(vm["args"].as<std::string>());
+  }
+  std::string joined_args;
+  for (const auto& arg : case_args) {
+    joined_args += (joined_args.empty() ? "" : ",") + arg;
+  }
+
   // Phase 2, kernels: built (or found in the cache) by the build stage.
   const Base base = resolve_base(context, vm);
   std::vector<KernelUnderTest> kernels;
@@ -272,62 +330,6 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                                                : qemu::Accel::k_auto,
                          spec);
   progress("accelerator: " + vm_runner.accel_note());
-
-  // The case's arguments; setups the target cannot do are skipped with the reason.
-  std::vector<std::string> case_args;
-  std::vector<std::pair<std::string, std::string>> skipped_setups;
-  auto add_skipped_setups = [&](std::ostream& text) {
-    for (const auto& [setup, why] : skipped_setups) {
-      text << "skipped setup " << setup << " on " << target.name << ": " << why << "\n";
-      suite.cases.push_back({"boot." + target.name + "." + test_case.name,
-                             setup,
-                             0,
-                             report::CaseStatus::k_skipped,
-                             why,
-                             "",
-                             {},
-                             ""});
-    }
-  };
-  const bool pmem_case =
-      std::find(test_case.needs.begin(), test_case.needs.end(), "pmem") != test_case.needs.end();
-  if (pmem_case || !test_case.setups.empty()) {
-    std::vector<std::string> setups;
-    if (vm.count("setups")) {
-      std::istringstream list(vm["setups"].as<std::string>());
-      for (std::string s; std::getline(list, s, ',');) {
-        setups.push_back(s);
-      }
-    } else {
-      setups = test_case.setups.empty() ? k_memmap_setups : test_case.setups;
-    }
-    std::string kept;
-    for (const auto& setup : setups) {
-      const std::string map = setup_map(setup);
-      const std::string why = pmem_case && !map.empty() ? target.limitation(map) : "";
-      if (!why.empty()) {
-        skipped_setups.emplace_back(setup, why);
-      } else {
-        kept += (kept.empty() ? "" : ":") + setup;
-      }
-    }
-    if (kept.empty()) {
-      // Nothing left to boot for: every setup is skipped, with its reason.
-      add_skipped_setups(std::cout);
-      return write_skipped_suite();
-    }
-    if (test_case.name == "memmap-timing") {
-      case_args.push_back("rebinds=" + std::to_string(vm["rebinds"].as<int>()));
-    }
-    case_args.push_back("setups=" + kept);
-  }
-  if (vm.count("args")) {
-    case_args.push_back(vm["args"].as<std::string>());
-  }
-  std::string joined_args;
-  for (const auto& arg : case_args) {
-    joined_args += (joined_args.empty() ? "" : ",") + arg;
-  }
 
   // Phase 4, boots: interleaved A B A B so drift on this shared machine hits
   // both kernels alike.
