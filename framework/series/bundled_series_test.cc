@@ -1,5 +1,6 @@
-// The bundled ports in patches/ against the seeds in ../shared/seeds: the
-// same subjects, revisions and author as the series that was posted.
+// The bundled ports in patches/ against the seeds (extracts of ../shared/seeds
+// in testdata/seeds): the same subjects, revisions and author as the series
+// that was posted.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -14,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path seeds() { return testing::source_dir().parent_path() / "shared" / "seeds"; }
+fs::path seeds() { return testing::source_dir() / "framework" / "series" / "testdata" / "seeds"; }
 fs::path patches() { return testing::source_dir() / "patches"; }
 
 // "[PATCH v6 3/8] subject" lines of a seed, first occurrence per position.
@@ -36,9 +37,8 @@ std::map<int, std::string> seed_subjects(const std::string& seed, const std::str
 
 void expect_port_of(const fs::path& dir, const std::string& seed, const std::string& revision,
                     int expected_revision) {
-  if (!fs::exists(seeds() / seed) || !fs::exists(dir)) {
-    GTEST_SKIP() << "skipped: " << seed << " or " << dir << " not present";
-  }
+  ASSERT_TRUE(fs::exists(seeds() / seed)) << seeds() / seed;
+  ASSERT_TRUE(fs::exists(dir)) << dir;
   const auto chain = load_series_chain(dir);
   const Series& series = *chain.back();
   EXPECT_EQ(series.revision, expected_revision);

@@ -178,14 +178,12 @@ TEST(SeriesTest, RejectsAMissingPrerequisite) {
       << error;
 }
 
-// The seeds in ../shared/seeds are renderings of mailing-list threads; 003 is
-// a raw e-mail whose line breaks were lost. Neither is an mbox: both must be
-// refused with the file named, never half-parsed.
+// The seeds (extracts of ../shared/seeds in testdata/seeds) are renderings of mailing-list threads;
+// 003 is a raw e-mail whose line breaks were lost. Neither is an mbox: both must be refused with
+// the file named, never half-parsed.
 TEST(SeriesTest, SeedRenderingsAreRefusedClearly) {
-  const auto seeds = testing::source_dir().parent_path() / "shared" / "seeds";
-  if (!std::filesystem::exists(seeds)) {
-    GTEST_SKIP() << "skipped: " << seeds << " not present";
-  }
+  const auto seeds = testing::source_dir() / "framework" / "series" / "testdata" / "seeds";
+  ASSERT_TRUE(std::filesystem::exists(seeds)) << seeds;
   const std::string flat = error_of(seeds / "003_ff1e622f9cbe91f3.txt");
   EXPECT_NE(flat.find("003_ff1e622f9cbe91f3.txt:1: the file has no line breaks"), std::string::npos)
       << flat;
