@@ -16,6 +16,12 @@ base=$(git -C "$repo" rev-parse HEAD)
 echo fast >"$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: go faster"
 git -C "$repo" format-patch -q -o "$TMP/series/demo/v1" --base="$base" HEAD~1
 (cd "$TMP/series/demo/v1" && ls *.patch >series)
+# An earlier revision that did not go faster (for revision-vs-revision).
+git -C "$repo" checkout -q -b v0 "$base"
+echo slow >"$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: go slow"
+git -C "$repo" format-patch -q -o "$TMP/series/demo/v0" --base="$base" HEAD~1
+(cd "$TMP/series/demo/v0" && ls *.patch >series)
+git -C "$repo" checkout -q main
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
 printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
@@ -24,6 +30,10 @@ printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
 printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
 chmod +x "$TMP/cases/demo/guest.sh"
 printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+# The KVM device is one this test controls, so each accelerator path runs on
+# every machine, with or without a /dev/kvm of its own.
+: >"$TMP/kvm"
+export KSERIES_KVM_DEVICE=$TMP/kvm
 common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
         --base "$base")
 
@@ -32,7 +42,11 @@ expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --series "
 expect_grep "accelerator: TCG: KVM failed (exit 1: qemu-system-x86_64: error: failed to set MSR 0x10a" "$TMP/out"
 expect_grep "note: TCG emulation, not KVM" "$TMP/out"
 expect_grep "boots interleaved: 4 round(s) of base, demo/v1" "$TMP/out"
-expect_grep "faster.*memmap_init_ms.devdax-mem" "$TMP/out"
+# TCG: the instruction clock by default, every time labelled by it.
+expect_grep "^clock: icount (QEMU -icount shift=0,sleep=off" "$TMP/out"
+expect_grep "faster.*memmap_init_vns.devdax-mem" "$TMP/out"
+expect_grep "faster.*memmap_init_vms.devdax-mem" "$TMP/out"
+grep -q "memmap_init_ns\|memmap_init_ms" "$TMP/out" && fail "an icount figure is labelled as wall-clock time"
 expect_grep "%change" "$TMP/out"
 # Interleaved and counterbalanced: A B, B A, A B, B A.
 grep -o 'boot [1-4]/4 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/4 base boot 1/4 demo/v1 boot 2/4 demo/v1 boot 2/4 base boot 3/4 base boot 3/4 demo/v1 boot 4/4 demo/v1 boot 4/4 base" \
@@ -40,15 +54,81 @@ grep -o 'boot [1-4]/4 [a-z/0-9]*' "$TMP/err" | tr '\n' ' ' | grep -q "boot 1/4 b
 grep -q '"verdict": "faster"' "$TMP/r.json" || fail "no faster verdict in the JSON"
 expect_grep 'name="verdict" value="faster"' "$TMP/j.xml"
 expect_grep 'name="accel" value="tcg"' "$TMP/j.xml"
+expect_grep 'name="clock" value="icount"' "$TMP/j.xml"
+grep -q '"clock": "icount"' "$TMP/r.json" || fail "no clock in the JSON"
+grep -q '"shift=0,sleep=off"' "$TMP/r.json" || fail "the boots did not run QEMU with -icount"
 
-# A/A control: base against base gives "same" and a power estimate.
-expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base --boots 1
-expect_grep "same.*memmap_init_ms.fsdax-dev" "$TMP/out"
-expect_grep "^power fsdax-dev memmap_init_ms: " "$TMP/out"
+# Revision against revision: v1 against v0, no base kernel booted.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --series "$TMP/series/demo/v1" \
+  --compare-base --against "$TMP/series/demo/v0"
+expect_grep "boots interleaved: 1 round(s) of demo/v0, demo/v1" "$TMP/out"
+expect_grep "faster.*memmap_init_vns.devdax-mem" "$TMP/out"
+grep -q "kernel base for" "$TMP/err" && fail "--against booted the base kernel"
+expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --target toy --against "$TMP/series/demo/v0"
+expect_grep "against needs --series and --compare-base" "$TMP/err"
+
+# The other two accelerator paths: no device at all, and a KVM that works.
+KSERIES_KVM_DEVICE=$TMP/no-such-kvm expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --boots 1
+expect_grep "accelerator: TCG: $TMP/no-such-kvm does not exist" "$TMP/out"
+expect_grep 'name="accel" value="tcg"' "$TMP/wd/runs/latest/junit.xml"
+: >"$TMP/kvm-works"
+KSERIES_KVM_DEVICE=$TMP/kvm-works FAKE_QEMU_KVM=ok expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo \
+  --target toy --boots 1 --junit "$TMP/kvm.xml"
+expect_grep "accelerator: KVM (probe boot powered off cleanly)" "$TMP/out"
+expect_grep 'name="accel" value="kvm"' "$TMP/kvm.xml"
+expect_grep 'name="clock" value="wall"' "$TMP/kvm.xml"
+expect_exit 2 env KSERIES_KVM_DEVICE=$TMP/kvm-works FAKE_QEMU_KVM=ok "$KSERIES" boot "${common[@]}" --case demo \
+  --target toy --clock icount
+expect_grep "clock icount needs TCG" "$TMP/err"
+grep -q "note: TCG emulation" "$TMP/out" && fail "a KVM run says it is TCG"
+# The probe's answer is cached per device: the failing device still fails.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --boots 1
+expect_grep "accelerator: TCG: KVM failed (exit 1: qemu-system-x86_64: error: failed to set MSR 0x10a" "$TMP/out"
+
+# Only the setups asked for are booted and reported.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --boots 1 --setups devdax-mem
+expect_grep "devdax-mem" "$TMP/out"
+grep -q "fsdax-dev" "$TMP/out" && fail "a setup that was not asked for was reported"
+
+# A/A control under icount: one boot a side, "same" and a power estimate
+# below 0.5 %; no second pair, since nothing is unknown.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base
+expect_grep "same.*memmap_init_vns.fsdax-dev" "$TMP/out"
+expect_grep "^power fsdax-dev memmap_init_vns: .*trials: 0\.[0-4][0-9]%" "$TMP/out"
+grep -q "second pair" "$TMP/err" && fail "a second pair was booted for a decided A/A"
+# Rebinds spread by +-0.8 % under icount leave the A/A unknown after one
+# pair (the interval is wider than +-0.25 %): a second pair is booted. Noise
+# of +-15 % is not near-deterministic: a second pair would not decide it.
+# (Random noise may yet give a false verdict after two pairs: exit 0 or 1.)
+noisy_run() {
+  set +e
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  set -e
+  [ "$got" -le 1 ] || { cat "$TMP/err"; fail "exit $got: $*"; }
+}
+FAKE_QEMU_NOISE_PERMILLE=16 noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base
+expect_grep "a second pair of boots: unknown after one pair: memmap_init_vns" "$TMP/err"
+expect_grep "boot 2/2 base-again" "$TMP/err"
+FAKE_QEMU_NOISE_PERMILLE=300 noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base
+grep -q "second pair" "$TMP/err" && fail "a second pair was booted for a metric noisy within its boot"
+# The wall clock on request: plain TCG, noisy rebinds, figures in ns and ms.
+noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base --clock wall
+expect_grep "^clock: wall" "$TMP/out"
+expect_grep "memmap_init_ns.fsdax-dev" "$TMP/out"
+grep -q -- "-icount" "$TMP/wd/runs/latest/results.json" && fail "--clock wall ran QEMU with -icount"
 
 # A panic is a classified failure even though QEMU exited 0.
 FAKE_QEMU_MODE=panic expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy
 expect_grep "panic: Kernel panic - not syncing: VFS: Unable to mount root fs" "$TMP/out"
+
+# A guest whose case dies before it reports anything fails its boot, though
+# QEMU exited 0 and the guest powered off cleanly.
+FAKE_QEMU_MODE=die expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy --boots 1 \
+  --junit "$TMP/die.xml"
+expect_grep "the case 'demo' exited with rc=3" "$TMP/out"
+expect_grep "no result for setup fsdax-mem (the case emitted nothing for it)" "$TMP/out"
+expect_grep "<failure" "$TMP/die.xml"
 
 # A hung guest is killed at its deadline; no QEMU survives.
 FAKE_QEMU_MODE=hang expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy --timeout 2

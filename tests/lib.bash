@@ -7,6 +7,9 @@ TMP=$(mktemp -d /tmp/kseries-blackbox-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 export GIT_AUTHOR_NAME="Toy Author" GIT_AUTHOR_EMAIL=toy@example.com
 export GIT_COMMITTER_NAME="Toy Committer" GIT_COMMITTER_EMAIL=committer@example.com
+# The caller's home (the real tests keep their persistent work directory
+# under it); every scenario itself runs with HOME in its temporary directory.
+REAL_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 export GIT_CONFIG_NOSYSTEM=1 HOME=$TMP
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

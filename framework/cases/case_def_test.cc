@@ -103,5 +103,30 @@ TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
   EXPECT_NE(table.find("120"), std::string::npos) << table;  // the first bind, apart
 }
 
+TEST(MemmapTimingTest, IcountLabelsEveryTimeByItsClock) {
+  std::vector<guest::Measurement> ms = {
+      {"fsdax-dev", 2, "memmap_init_ns", 30e6, "ns", "rebind", {}},
+      {"fsdax-dev", 2, "memmap_init_ms", 35, "ms", "rebind", {}},
+      {"fsdax-dev", 2, "bind_ns", 9e7, "ns", "rebind", {}},
+      {"private-9", 1, "remap", 12, "ns", "first", {}},
+      {"fsdax-dev", 2, "page_ref_set", 524288, "events", "rebind", {}}};
+  auto wall = ms;
+  label_clock(wall, qemu::Clock::k_wall);
+  EXPECT_EQ(wall[0].metric, "memmap_init_ns");
+  label_clock(ms, qemu::Clock::k_icount);
+  EXPECT_EQ(ms[0].metric, "memmap_init_vns");
+  EXPECT_EQ(ms[0].unit, "vns");
+  EXPECT_EQ(ms[1].metric, "memmap_init_vms");
+  EXPECT_EQ(ms[1].unit, "vms");
+  EXPECT_EQ(ms[2].metric, "bind_vns");
+  EXPECT_EQ(ms[3].metric, "remap_vns");
+  EXPECT_EQ(ms[4].metric, "page_ref_set");  // counts are not times
+  EXPECT_EQ(ms[4].unit, "events");
+  EXPECT_DOUBLE_EQ(compare_options_for("vns").min_relative, 0.0025);
+  EXPECT_GT(compare_options_for("vns").boot_agreement, 0);
+  EXPECT_EQ(compare_options_for("vms").min_absolute, 2);
+  EXPECT_EQ(compare_options_for("ns").boot_agreement, 0);
+}
+
 }  // namespace
 }  // namespace kseries::cases

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "guest/protocol.h"
+#include "qemu/vm.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 
@@ -30,8 +31,28 @@ using TimingData = std::map<std::pair<std::string, std::string>, MetricSamples>;
 
 void add_boot(TimingData& data, const std::vector<guest::Measurement>& measurements);
 
-// Materiality for a metric: 2 ticks for the jiffies-based pr_debug ms values.
+// Labels the guest's time measurements by the clock that made them. Under
+// QEMU icount a guest "ns" is a virtual ns, i.e. one executed instruction:
+// unit "vns" and metric memmap_init_ns -> memmap_init_vns; the pr_debug
+// jiffies of the virtual timer become "vms" (memmap_init_vms). Wall-clock
+// measurements are left as they are.
+void label_clock(std::vector<guest::Measurement>& measurements, qemu::Clock clock);
+
+// Whether UNIT is a virtual (instruction-driven) time: "vns" or "vms".
+bool is_virtual_unit(const std::string& unit);
+
+// Materiality for a metric: 3 % of wall-clock time, 0.25 % of virtual
+// time (instructions: deterministic, so a small change is real); 2 ticks
+// for the jiffies-based pr_debug ms values under either clock. Virtual
+// units also pool boots whose means agree within 0.1 %.
 stats::CompareOptions compare_options_for(const std::string& unit);
+
+// The (setup, metric) pairs, as "metric.setup", whose base-vs-candidate
+// verdict is unknown, among metrics in virtual ns that are near-deterministic
+// within a boot (relative stddev <= 1 % on both sides): the reason to boot a
+// second pair under icount.
+std::vector<std::string> undecided_virtual_metrics(const TimingData& base,
+                                                   const TimingData& candidate);
 
 // The single-kernel table: per setup and metric, n, first, mean, median,
 // trimmed mean, stddev, 95 % CI.

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "git/apply.h"
+#include "guest/case_status.h"
 #include "guest/initramfs.h"
 #include "guest/protocol.h"
 #include "guest/triage.h"
@@ -53,6 +54,31 @@ struct BootRecord {
   std::vector<oracle::SetupVerdict> verdicts;  // the host oracle's, per setup
   oracle::HugetlbDumps hugetlb;                // hugetlb-tails: judged vs base after all boots
 };
+
+// An oracle case whose guest passed a setup must leave the host oracle
+// something to judge for it: a verdict from this boot, or dumps for the
+// pairing after all boots. "Nothing to judge" is a failure, never a pass.
+std::vector<std::string> missing_oracle_evidence(const std::string& oracle_name,
+                                                 const BootRecord& record) {
+  std::vector<std::string> problems;
+  if (oracle_name.empty() || !record.powered_off) {
+    return problems;
+  }
+  std::set<std::string> judged;
+  for (const auto& verdict : record.verdicts) {
+    judged.insert(verdict.setup);
+  }
+  for (const auto& dumps : record.dumps) {
+    judged.insert(dumps.setup);
+  }
+  for (const auto& setup : guest::passed_subjects(record.events)) {
+    if (!judged.count(setup)) {
+      problems.push_back("oracle " + oracle_name + " has nothing to judge for setup " + setup +
+                         " (no dump of it on the bulk disk)");
+    }
+  }
+  return problems;
+}
 
 const std::vector<std::string> k_memmap_setups = {"fsdax-mem", "fsdax-dev", "devdax-mem",
                                                   "devdax-dev"};
@@ -108,8 +134,13 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "compare-base",
       "also boot the base kernel, interleaved, and compare; without --series: base against "
       "base (an A/A control that also estimates the smallest detectable change)")(
-      "boots", po::value<int>()->default_value(1), "boots per kernel")(
-      "rebinds", po::value<int>()->default_value(30), "rebinds per setup (memmap-timing)")(
+      "against", po::value<std::string>(),
+      "with --series and --compare-base: compare against this series (e.g. the previous "
+      "revision) instead of the base")(
+      "boots", po::value<int>()->default_value(1),
+      "boots per kernel (under the icount clock, when not given: 1, and a second pair only "
+      "when a verdict is unknown)")("rebinds", po::value<int>()->default_value(30),
+                                    "rebinds per setup (memmap-timing)")(
       "setups", po::value<std::string>(),
       "comma-separated setups (default fsdax-mem,fsdax-dev,devdax-mem,devdax-dev)")(
       "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
@@ -117,6 +148,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "pmem topology: legacy (memmap=SIZE!OFFSET) or nvdimm (QEMU vNVDIMM)")(
       "size", po::value<std::string>()->default_value("2G"), "pmem size")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
+      "clock", po::value<std::string>()->default_value("auto"),
+      "what times are measured in: icount (virtual ns = guest instructions, TCG only; "
+      "deterministic), wall, or auto (icount under TCG, wall under KVM)")(
       "timeout", po::value<int>(), "seconds per boot (default: the case's)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
@@ -140,7 +174,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (accel_text != "auto" && accel_text != "kvm" && accel_text != "tcg") {
     throw usage_error("--accel must be auto, kvm or tcg, not '" + accel_text + "'");
   }
-  const int boots = vm["boots"].as<int>();
+  int boots = vm["boots"].as<int>();
   if (boots < 1) {
     throw usage_error("--boots must be at least 1");
   }
@@ -191,6 +225,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   // nothing.
   std::vector<std::string> case_args;
   std::vector<std::pair<std::string, std::string>> skipped_setups;
+  std::vector<std::string> requested_setups;  // each must get a result from the guest
   auto add_skipped_setups = [&](std::ostream& text) {
     for (const auto& [setup, why] : skipped_setups) {
       text << "skipped setup " << setup << " on " << target.name << ": " << why << "\n";
@@ -224,6 +259,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         skipped_setups.emplace_back(setup, why);
       } else {
         kept += (kept.empty() ? "" : ":") + setup;
+        requested_setups.push_back(setup);
       }
     }
     if (kept.empty()) {
@@ -251,8 +287,16 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (vm.count("upto")) {
     upto = vm["upto"].as<std::size_t>();
   }
-  if (!vm.count("series") || vm.count("compare-base") || test_case.oracle == "memmap-vs-base" ||
-      test_case.oracle == "hugetlb-tails") {
+  if (vm.count("against")) {
+    // Revision against revision: the other series' kernel takes the base's place.
+    if (!vm.count("series") || !vm.count("compare-base") || !test_case.oracle.empty()) {
+      throw usage_error("--against needs --series and --compare-base, and a timing case");
+    }
+    const auto chain = load_series_chain(vm["against"].as<std::string>());
+    const auto applied = apply_series_or_fail(context, base, chain, std::nullopt);
+    kernels.push_back({chain.back()->name, *applied.tip, {}, {}, 0, {}});
+  } else if (!vm.count("series") || vm.count("compare-base") ||
+             test_case.oracle == "memmap-vs-base" || test_case.oracle == "hugetlb-tails") {
     kernels.push_back({"base", base.commit, {}, {}, 0, {}});
   }
   if (vm.count("compare-base") && !vm.count("series")) {
@@ -330,6 +374,12 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                                                : qemu::Accel::k_auto,
                          spec);
   progress("accelerator: " + vm_runner.accel_note());
+  spec.clock = qemu::choose_clock(vm["clock"].as<std::string>(), vm_runner.accel());
+  progress("clock: " + qemu::clock_note(spec.clock));
+  // Under the instruction clock one boot a side decides unless a verdict is
+  // unknown; then a second pair checks that the boots agree.
+  const bool adaptive_boots =
+      vm["boots"].defaulted() && spec.clock == qemu::Clock::k_icount && kernels.size() == 2;
 
   // Phase 4, boots: interleaved A B A B so drift on this shared machine hits
   // both kernels alike.
@@ -353,10 +403,13 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       qemu::VmSpec boot = spec;
       boot.kernel = k.build.bzimage;
       boot.initramfs = k.initramfs;
-      boot.name = (k.name == "base"         ? "base-"
-                   : k.name == "base-again" ? "base-again-"
-                                            : "series-") +
-                  std::to_string(round);
+      // One file prefix per kernel slot: two series (--against) never share one.
+      const bool against_slot = vm.count("against") && &k == &kernels.front();
+      boot.name = std::string(against_slot             ? "against"
+                              : k.name == "base"       ? "base"
+                              : k.name == "base-again" ? "base-again"
+                                                       : "series") +
+                  "-" + std::to_string(round);
       boot.cmdline = test_case.cmdline;
       if (!target.cmdline.empty()) {
         boot.cmdline += " " + target.cmdline;
@@ -391,6 +444,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
           return (m.kind != "first" && m.kind != "rebind") || (m.unit != "ns" && m.unit != "ms");
         });
       }
+      cases::label_clock(measured, spec.clock);
       cases::add_boot(k.timing, measured);
       ++k.boots;
       progress("boot " + std::to_string(round) + " " + k.name + ": " +
@@ -418,19 +472,38 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       }
       records.push_back(std::move(record));
     }
+    if (adaptive_boots && round == 1 && boots == 1) {
+      const auto undecided = cases::undecided_virtual_metrics(kernels[0].timing, kernels[1].timing);
+      if (!undecided.empty()) {
+        boots = 2;
+        std::string names;
+        for (const auto& name : undecided) {
+          names += (names.empty() ? "" : ", ") + name;
+        }
+        progress("a second pair of boots: unknown after one pair: " + names);
+      }
+    }
   }
 
   // Phase 5, judge and report.
   std::ostringstream out;
   out << "accelerator: " << vm_runner.accel_note() << "\n";
+  out << "clock: " << qemu::clock_note(spec.clock) << "\n";
   if (vm_runner.accel() == "tcg") {
     out << "note: TCG emulation, not KVM: absolute times are not comparable with the series'"
            " VM numbers; compare ratios\n";
   }
+  const bool icount = spec.clock == qemu::Clock::k_icount;
   if (kernels.size() > 1) {
-    out << "boots interleaved: " << boots << " round(s) of base, " << kernels.back().name
-        << " (A B, B A, ...)\n";
-    if (boots == 1) {
+    out << "boots interleaved: " << boots << " round(s) of " << kernels.front().name << ", "
+        << kernels.back().name << " (A B, B A, ...)\n";
+    if (icount) {
+      out << "note: icount: boots are deterministic, so " << boots
+          << " boot(s) a side; the rebinds are the samples, and boots of one kernel whose means "
+             "agree within 0.1 % pool their rebinds (materiality 0.25 %)"
+          << (adaptive_boots ? "; a second pair is booted only when a verdict is unknown" : "")
+          << "\n";
+    } else if (boots == 1) {
       out << "note: one boot per kernel: the rebinds are taken as independent samples, so "
              "boot-to-boot variation is not in the intervals; --boots 4 or more gives a verdict "
              "that must hold across boots\n";
@@ -447,11 +520,14 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                          {"case", test_case.name},
                          {"accel", vm_runner.accel()},
                          {"accel_note", vm_runner.accel_note()},
+                         {"clock", qemu::clock_name(spec.clock)},
+                         {"boots_per_kernel", boots},
                          {"pmem", pmem},
                          {"pmem_size", spec.pmem_size},
                          {"interleaved", kernels.size() > 1},
                          {"run_dir", run_dir.string()}};
   suite.properties = {{"accel", vm_runner.accel()},
+                      {"clock", qemu::clock_name(spec.clock)},
                       {"accel_note", vm_runner.accel_note()},
                       {"target", target.name},
                       {"case", test_case.name}};
@@ -520,6 +596,14 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       if (event.verb == "guest-error") {
         problems += "guest error: " + event.get("reason") + "\n";
       }
+    }
+    if (record.powered_off) {
+      for (const auto& problem : guest::case_problems(record.events, requested_setups)) {
+        problems += problem + "\n";
+      }
+    }
+    for (const auto& problem : missing_oracle_evidence(test_case.oracle, record)) {
+      problems += problem + "\n";
     }
     if (!problems.empty()) {
       failed = true;
@@ -676,7 +760,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
            {"reason", comparison.reason}});
       report::TestCase test;
       test.classname = "compare." + target.name + "." + test_case.name;
-      test.name = key.first + " " + key.second + " " + b.name + " vs base";
+      test.name = key.first + " " + key.second + " " + b.name + " vs " + a.name;
       test.properties = {{"n_base", std::to_string(comparison.base.n)},
                          {"n_series", std::to_string(comparison.candidate.n)},
                          {"mean_base", fmt(comparison.base.mean)},
@@ -693,7 +777,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       }
       suite.cases.push_back(std::move(test));
     }
-    out << stats::render_lkp_table("base", b.name, rows);
+    out << stats::render_lkp_table(a.name, b.name, rows);
     if (b.name == "base-again") {
       // A/A: how small a slowdown would the same setting have detected?
       for (const auto& [key, samples] : a.timing) {
@@ -707,7 +791,14 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         power.samples_per_side = samples.rebinds.size();
         power.compare = cases::compare_options_for(samples.unit);
         power.compare.bootstrap.resamples = 1000;
-        power.quantum = samples.unit == "ms" ? 1 : 0;
+        power.quantum = samples.unit == "ms" || samples.unit == "vms" ? 1 : 0;
+        if (samples.unit == "vns") {
+          // The instruction clock resolves hundredths of a percent: search
+          // below the wall clock's 1 % floor.
+          power.min_effect = 0.0005;
+          power.max_effect = 0.05;
+          power.tolerance = 0.0001;
+        }
         const auto estimate = stats::estimate_power(pooled, power);
         out << "power " << key.first << " " << key.second << ": " << estimate.summary
             << " (rebinds pooled as independent samples: optimistic when boots differ)\n";

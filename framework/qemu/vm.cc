@@ -27,6 +27,43 @@ void make_sparse_file(const fs::path& path, std::uint64_t bytes) {
 
 }  // namespace
 
+fs::path kvm_device() {
+  if (const char* path = std::getenv("KSERIES_KVM_DEVICE"); path && *path) {
+    return path;
+  }
+  return "/dev/kvm";
+}
+
+Clock choose_clock(const std::string& requested, const std::string& accel) {
+  if (requested == "wall") {
+    return Clock::k_wall;
+  }
+  if (requested == "icount") {
+    if (accel != "tcg") {
+      throw usage_error("--clock icount needs TCG, and this run uses " + accel +
+                        " (--accel tcg, or --clock wall)");
+    }
+    return Clock::k_icount;
+  }
+  if (requested == "auto") {
+    return accel == "tcg" ? Clock::k_icount : Clock::k_wall;
+  }
+  throw usage_error("--clock must be auto, icount or wall, not '" + requested + "'");
+}
+
+std::string clock_name(Clock clock) { return clock == Clock::k_icount ? "icount" : "wall"; }
+
+std::string clock_note(Clock clock) {
+  if (clock == Clock::k_icount) {
+    return "icount (QEMU -icount shift=0,sleep=off, single-threaded TCG): times are virtual, "
+           "1 vns per executed guest instruction (units vns, vms): exact and deterministic for "
+           "how much work the code does, blind to caches, memory bandwidth and non-temporal "
+           "stores";
+  }
+  return "wall (the host's time as the guest sees it): includes memory-system effects, and "
+         "under TCG the host's noise and load too";
+}
+
 std::string pmem_cmdline(const VmSpec& spec) {
   if (spec.pmem == PmemTopology::k_legacy) {
     return "memmap=" + spec.pmem_size + "!" + spec.pmem_offset;
@@ -39,6 +76,12 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
   const fs::path protocol = spec.run_dir / (spec.name + ".protocol.log");
   const fs::path bulk = spec.run_dir / (spec.name + ".bulk.img");
   std::vector<std::string> argv = {k_qemu, "-accel", accel};
+  if (spec.clock == Clock::k_icount) {
+    if (accel == "kvm") {
+      throw usage_error("the icount clock needs TCG; under KVM use the wall clock");
+    }
+    argv.insert(argv.end(), {"-icount", "shift=0,sleep=off"});
+  }
   if (accel == "kvm") {
     argv.insert(argv.end(), {"-cpu", "host"});
   } else if (!spec.tcg_cpu.empty()) {
@@ -109,12 +152,13 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
     m_note = "TCG (--accel tcg)";
     return;
   }
-  if (!fs::exists("/dev/kvm")) {
+  const fs::path device = kvm_device();
+  if (!fs::exists(device)) {
     if (requested == Accel::k_kvm) {
-      throw usage_error("--accel kvm: /dev/kvm does not exist on this machine");
+      throw usage_error("--accel kvm: " + device.string() + " does not exist on this machine");
     }
     m_accel = "tcg";
-    m_note = "TCG: /dev/kvm does not exist";
+    m_note = "TCG: " + device.string() + " does not exist";
     return;
   }
   // A cached probe result: KVM's fate does not change within a day.
@@ -127,6 +171,7 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
   if (requested == Accel::k_auto && fs::exists(cache)) {
     const auto json = nlohmann::json::parse(read_file(cache), nullptr, false);
     if (!json.is_discarded() && json.value("qemu_mtime", 0L) == qemu_stat.st_mtime &&
+        json.value("device", "") == device.string() &&
         std::time(nullptr) - json.value("time", 0L) < k_probe_valid_seconds) {
       m_accel = json.value("accel", "tcg");
       m_note = json.value("note", "") + " (probed " +
@@ -139,7 +184,7 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
   probe.cmdline = "kseries.case=none";
   probe.timeout = k_probe_timeout;
   probe.bulk_bytes = 1 << 20;
-  const std::string saved_accel = m_accel;
+  probe.clock = Clock::k_wall;
   m_accel = "kvm";
   const VmRun run = boot(probe);
   const std::string protocol = fs::exists(run.protocol) ? read_file(run.protocol) : "";
@@ -162,9 +207,9 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
   nlohmann::json json = {{"accel", m_accel},
                          {"note", m_note},
                          {"time", static_cast<long>(std::time(nullptr))},
-                         {"qemu_mtime", static_cast<long>(qemu_stat.st_mtime)}};
+                         {"qemu_mtime", static_cast<long>(qemu_stat.st_mtime)},
+                         {"device", device.string()}};
   write_file(cache, json.dump(2) + "\n");
-  (void)saved_accel;
 }
 
 }  // namespace kseries::qemu

@@ -16,6 +16,11 @@ namespace kseries::qemu {
 
 enum class Accel { k_auto, k_kvm, k_tcg };
 enum class PmemTopology { k_legacy, k_nvdimm };
+// What the guest's clock counts. k_icount (TCG only): QEMU's
+// `-icount shift=0,sleep=off`, 1 virtual ns per executed guest instruction,
+// idle time skipped, single-threaded TCG: deterministic, blind to the memory
+// system. k_wall: the host's time as the guest sees it (noisy under TCG).
+enum class Clock { k_wall, k_icount };
 
 struct VmSpec {
   std::filesystem::path kernel;
@@ -30,6 +35,7 @@ struct VmSpec {
   std::string pmem_size = "2G";
   std::string pmem_offset = "4G";  // legacy only: memmap=SIZE!OFFSET
   std::uint64_t bulk_bytes = 256ull << 20;
+  Clock clock = Clock::k_wall;
   std::chrono::seconds timeout{600};
 };
 
@@ -43,8 +49,20 @@ struct VmRun {
   std::filesystem::path bulk;
 };
 
-// The argv for a boot (exposed for tests and for the benchmark).
+// The argv for a boot (exposed for tests and for the benchmark). Throws
+// Error(k_usage) for the icount clock under KVM (icount needs TCG).
 std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel);
+
+// Where KVM is probed: /dev/kvm, or $KSERIES_KVM_DEVICE when set (tests point
+// it at a path they control, so each accelerator path runs on every machine).
+std::filesystem::path kvm_device();
+
+// The clock for a run: "auto" is icount under TCG (deterministic) and wall
+// under KVM; "icount" under KVM and any other word are usage errors.
+Clock choose_clock(const std::string& requested, const std::string& accel);
+std::string clock_name(Clock clock);  // "icount" or "wall"
+// One sentence: what figures under CLOCK can and cannot see.
+std::string clock_note(Clock clock);
 
 // The pmem part of the kernel command line ("memmap=2G!4G" for legacy).
 std::string pmem_cmdline(const VmSpec& spec);
@@ -52,8 +70,9 @@ std::string pmem_cmdline(const VmSpec& spec);
 class Vm {
  public:
   Vm(ProcessRunner& runner, std::filesystem::path workdir_root);
-  // Decides the accelerator once per process: TCG when asked, else a short
-  // KVM probe boot (cached for a day in the work directory).
+  // Decides the accelerator once per process: TCG when asked or when
+  // kvm_device() does not exist, else a short KVM probe boot (cached for a
+  // day in the work directory, per QEMU binary and device path).
   void choose_accel(Accel requested, const VmSpec& probe_spec);
   const std::string& accel() const { return m_accel; }
   const std::string& accel_note() const { return m_note; }

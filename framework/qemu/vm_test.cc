@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/error.h"
+
 namespace kseries::qemu {
 namespace {
 
@@ -34,6 +36,27 @@ TEST(VmTest, LegacyPmemArgv) {
                        "kseries.case=memmap-timing"));
   EXPECT_NE(std::find(argv.begin(), argv.end(), "-no-reboot"), argv.end());
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "-cpu"), argv.end());
+}
+
+TEST(VmTest, IcountClockAddsIcountUnderTcgOnly) {
+  VmSpec spec;
+  spec.kernel = "/k/bzImage";
+  spec.initramfs = "/k/initramfs.cpio";
+  spec.run_dir = "/r";
+  EXPECT_FALSE(has_pair(qemu_argv(spec, "tcg"), "-icount", "shift=0,sleep=off"));
+  spec.clock = Clock::k_icount;
+  EXPECT_TRUE(has_pair(qemu_argv(spec, "tcg"), "-icount", "shift=0,sleep=off"));
+  EXPECT_THROW(qemu_argv(spec, "kvm"), Error);
+}
+
+TEST(VmTest, ClockChoice) {
+  EXPECT_EQ(choose_clock("auto", "tcg"), Clock::k_icount);
+  EXPECT_EQ(choose_clock("auto", "kvm"), Clock::k_wall);
+  EXPECT_EQ(choose_clock("wall", "tcg"), Clock::k_wall);
+  EXPECT_EQ(choose_clock("icount", "tcg"), Clock::k_icount);
+  EXPECT_THROW(choose_clock("icount", "kvm"), Error);
+  EXPECT_THROW(choose_clock("sundial", "tcg"), Error);
+  EXPECT_EQ(clock_name(Clock::k_icount), "icount");
 }
 
 TEST(VmTest, NvdimmArgvAndKvmCpu) {

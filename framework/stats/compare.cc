@@ -12,9 +12,12 @@ namespace kseries::stats {
 
 namespace {
 
+// One decimal, or three below 1 %: an instruction clock's changes and
+// intervals are hundredths of a percent.
 std::string percent(double fraction) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%+.1f%%", 100 * fraction);
+  std::snprintf(buffer, sizeof buffer, std::abs(fraction) < 0.01 ? "%+.3f%%" : "%+.1f%%",
+                100 * fraction);
   return buffer;
 }
 
@@ -53,6 +56,25 @@ std::vector<double> block_means(std::span<const double> samples,
     throw usage_error("compare: blocks do not match the samples");
   }
   return means;
+}
+
+// (max - min) / mean of VALUES; 0 for one value or a zero mean.
+double relative_spread(const std::vector<double>& values) {
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  double sum = 0;
+  for (const double v : values) {
+    sum += v;
+  }
+  const double mean = sum / static_cast<double>(values.size());
+  return mean == 0 ? 0 : (*high - *low) / std::abs(mean);
+}
+
+// Whether the boot means of one side agree: within boot_agreement of their
+// mean, or within min_absolute (a timer tick) of each other.
+bool boots_agree(const std::vector<double>& means, const CompareOptions& options) {
+  const auto [low, high] = std::minmax_element(means.begin(), means.end());
+  return relative_spread(means) <= options.boot_agreement ||
+         (options.min_absolute > 0 && *high - *low <= options.min_absolute);
 }
 
 // "-60.1% [-63.0%, -57.2%], p=0.0001": the numbers every verdict rests on.
@@ -128,7 +150,11 @@ Comparison compare(std::span<const double> base, std::span<const double> candida
   if (by_blocks) {
     const auto base_means = block_means(base, options.base_blocks);
     const auto candidate_means = block_means(candidate, options.candidate_blocks);
-    c.rank_test = mann_whitney(base_means, candidate_means);
+    c.boot_spread = std::max(relative_spread(base_means), relative_spread(candidate_means));
+    c.boots_pooled = options.boot_agreement > 0 && boots_agree(base_means, options) &&
+                     boots_agree(candidate_means, options);
+    c.rank_test =
+        c.boots_pooled ? mann_whitney(base, candidate) : mann_whitney(base_means, candidate_means);
   } else {
     c.rank_test = mann_whitney(base, candidate);
   }
@@ -157,6 +183,12 @@ Comparison compare(std::span<const double> base, std::span<const double> candida
                std::to_string(options.min_samples) + " on each side";
   } else if (has_ratio) {
     judge(c, options);
+    if (c.boots_pooled) {
+      c.reason += "; boots agree within " + percent(c.boot_spread) + ", rebinds pooled";
+    } else if (by_blocks && options.boot_agreement > 0) {
+      c.reason += "; boots disagree (boot means " + percent(c.boot_spread) + " apart, bound " +
+                  percent(options.boot_agreement) + "): boot means compared";
+    }
   } else if (c.candidate.mean == 0) {
     c.verdict = Verdict::k_same;
     c.reason = "both means are 0";

@@ -51,6 +51,12 @@ struct CompareOptions {
   // Empty: the samples are taken as independent.
   std::vector<std::size_t> base_blocks;
   std::vector<std::size_t> candidate_blocks;
+  // For near-deterministic clocks (QEMU icount), > 0: when each side's boot
+  // means agree within this fraction of their mean (or within min_absolute),
+  // the boots are interchangeable and the rank test takes the rebinds as the
+  // units; boots that disagree keep the boot-mean test, and the reason says
+  // they disagree. 0: boots are never taken as interchangeable.
+  double boot_agreement = 0;
 };
 
 struct Comparison {
@@ -63,6 +69,11 @@ struct Comparison {
   RankTest rank_test;
   Verdict verdict = Verdict::k_unknown;
   std::string reason;  // one line, e.g. "-60.1% [-63.0%, -57.2%], p=0.0001"
+  // With several boots a side and boot_agreement set: the largest spread of
+  // boot means (max - min, relative to the mean) on either side, and whether
+  // the boots agreed (the rebinds were then pooled for the rank test).
+  double boot_spread = 0;
+  bool boots_pooled = false;
 };
 
 // Compares and judges. Ratio and interval are NaN when the base mean is 0

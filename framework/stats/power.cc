@@ -90,8 +90,11 @@ std::string describe(const PowerEstimate& estimate, const PowerOptions& options)
   const int percent_power = static_cast<int>(std::lround(100 * options.target_power));
   if (estimate.detectable_change) {
     std::snprintf(buffer, sizeof buffer,
-                  "n=%zu per side: smallest slowdown called slower in >= %d%% of %d trials: "
-                  "%.1f%% (from %zu base samples; false slower at 0%%: %.1f%%)",
+                  *estimate.detectable_change < 0.01
+                      ? "n=%zu per side: smallest slowdown called slower in >= %d%% of %d trials: "
+                        "%.2f%% (from %zu base samples; false slower at 0%%: %.1f%%)"
+                      : "n=%zu per side: smallest slowdown called slower in >= %d%% of %d trials: "
+                        "%.1f%% (from %zu base samples; false slower at 0%%: %.1f%%)",
                   options.samples_per_side, percent_power, options.trials,
                   100 * *estimate.detectable_change, estimate.base_samples,
                   100 * estimate.false_slower_rate);

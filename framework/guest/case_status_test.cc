@@ -1,0 +1,57 @@
+#include "guest/case_status.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::guest {
+namespace {
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) {
+    text += line + "\n";
+  }
+  return text;
+}
+
+TEST(CaseStatusTest, ACompleteCaseHasNoProblems) {
+  const auto events = parse_protocol(
+      "KSERIES boot kernel=6.12.117\n"
+      "KSERIES case-start name=memmap-timing\n"
+      "KSERIES result status=pass subject=fsdax-mem reason=ok\n"
+      "KSERIES result status=skip subject=devdax-dev reason=no pmem map\n"
+      "KSERIES case-end name=memmap-timing rc=0\n"
+      "KSERIES poweroff\n");
+  EXPECT_TRUE(case_problems(events, {"fsdax-mem", "devdax-dev"}).empty());
+  EXPECT_EQ(passed_subjects(events), std::set<std::string>{"fsdax-mem"});
+}
+
+TEST(CaseStatusTest, AGuestThatDiesEarlyFails) {
+  // guest.sh failed before reporting anything: rc 3, no result.
+  const auto events = parse_protocol(
+      "KSERIES case-start name=demo\n"
+      "KSERIES case-end name=demo rc=3\n"
+      "KSERIES poweroff\n");
+  const std::string text = joined(case_problems(events, {"fsdax-dev"}));
+  EXPECT_NE(text.find("the case 'demo' exited with rc=3 (protocol line 2)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("no result for setup fsdax-dev"), std::string::npos) << text;
+}
+
+TEST(CaseStatusTest, NoCaseEndMeansTheGuestDiedInsideTheCase) {
+  const auto events = parse_protocol(
+      "KSERIES case-start name=demo\n"
+      "KSERIES result status=pass subject=fsdax-dev reason=ok\n");
+  const std::string text = joined(case_problems(events, {"fsdax-dev"}));
+  EXPECT_NE(text.find("did not finish (no case-end"), std::string::npos) << text;
+  EXPECT_EQ(text.find("no result"), std::string::npos) << text;
+}
+
+TEST(CaseStatusTest, NoCaseStartIsAProblemUnlessTheGuestSaidWhy) {
+  EXPECT_EQ(case_problems(parse_protocol("KSERIES boot kernel=x\nKSERIES poweroff\n"), {}).size(),
+            1u);
+  EXPECT_TRUE(
+      case_problems(parse_protocol("KSERIES guest-error reason=no such case: 'x'\n"), {}).empty());
+}
+
+}  // namespace
+}  // namespace kseries::guest
