@@ -3,6 +3,7 @@
 // mboxes: splitting an mbox, unfolding headers, RFC 2047 encoded words,
 // addresses and dates.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -33,10 +34,17 @@ struct MailTime {
   int offset_minutes = 0;  // +0800 -> 480
 };
 
+// A header (name and unfolded value) longer than this is refused: honest
+// To:/Cc: lists of a large series stay far below it.
+inline constexpr std::size_t k_max_header_bytes = 64 * 1024;
+
 // Splits an mbox (format-patch --stdout, b4, lore "mboxrd") at its
 // "From <token> <weekday> <month> ..." separator lines. A text with no
 // separator but with headers is one message. Throws Error(k_usage) naming
-// `file` and the line when a message has no header/body boundary.
+// `file` and the line when a message has no header/body boundary or a
+// header is longer than k_max_header_bytes. Every parser here runs in linear
+// time on lines of any length (no std::regex: libstdc++'s recurses per
+// character and overflows the stack on a 40 KB line).
 std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem::path& file);
 
 // Decodes RFC 2047 encoded words (=?UTF-8?q?...?=, =?utf-8?b?...?=,

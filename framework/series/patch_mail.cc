@@ -10,6 +10,14 @@ std::string where_in(const std::filesystem::path& file, int line) {
   return file.string() + ":" + std::to_string(line);
 }
 
+void check_line_size(std::string_view line, const std::filesystem::path& file, int line_no) {
+  if (line.size() > k_max_message_line_bytes) {
+    throw usage_error(where_in(file, line_no) + ": line is longer than " +
+                      std::to_string(k_max_message_line_bytes) +
+                      " bytes (not a commit message a person wrote)");
+  }
+}
+
 std::string trim_blank_lines(const std::vector<std::string>& lines) {
   size_t begin = 0;
   size_t end = lines.size();
@@ -59,7 +67,8 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   patch.author = *parse_address(*from);
   if (!date || !parse_mail_date(*date)) {
     throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
-                      "' has no readable Date: header" + (date ? " ('" + *date + "')" : ""));
+                      "' has no readable Date: header" +
+                      (date ? " ('" + date->substr(0, 80) + "')" : ""));
   }
   patch.date = *parse_mail_date(*date);
 
@@ -74,6 +83,7 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   if (!lines.empty() && in_body_header(lines[0])) {
     for (; i < lines.size() && !trim(lines[i]).empty(); ++i) {
       const std::string_view line = lines[i];
+      check_line_size(line, file, message.body_line + static_cast<int>(i));
       if (starts_with(line, "From: ") && parse_address(line.substr(6))) {
         patch.author = *parse_address(line.substr(6));
       } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
@@ -94,6 +104,9 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
     if (part != Part::k_diff && starts_with(line, "diff --git ")) {
       part = Part::k_diff;
       patch.diff_line = line_no;
+    }
+    if (part != Part::k_diff) {
+      check_line_size(line, file, line_no);  // the diff has --max-patch-bytes
     }
     switch (part) {
       case Part::k_message:

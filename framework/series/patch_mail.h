@@ -2,6 +2,7 @@
 // One patch e-mail understood: author, date, subject, commit message, the
 // `diff --git` part, and the trailers format-patch writes after the diff.
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,8 +32,14 @@ struct PatchMail {
   std::string commit_message() const;
 };
 
+// A line of the message outside the diff (commit message, in-body headers,
+// notes, trailers) longer than this is refused; the diff is bounded as a
+// whole by --max-patch-bytes instead.
+inline constexpr std::size_t k_max_message_line_bytes = 64 * 1024;
+
 // Throws Error(k_usage) naming the file and line when From:, Date: or
-// Subject: is missing or unreadable. A message without a diff is returned
+// Subject: is missing or unreadable, or a line outside the diff is longer
+// than k_max_message_line_bytes. A message without a diff is returned
 // with an empty `diff` (the caller decides whether that is a cover letter).
 PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file);
 

@@ -89,5 +89,20 @@ TEST(PatchMailTest, MissingDateNamesTheFileAndLine) {
   }
 }
 
+TEST(PatchMailTest, LongMessageLinesAreReadOrRefusedNamingTheLine) {
+  // 50 KB lines starting with "From " killed the old std::regex parser.
+  testing::PatchText text;
+  text.body = "From " + std::string(50 * 1024, 'x') + "\n";
+  EXPECT_EQ(parse_one(text.render()).body, text.body);
+  text.body = "Fine.\n\n" + std::string(k_max_message_line_bytes + 1, 'x') + "\n";
+  try {
+    parse_one(text.render());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:8: line is longer than 65536"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace kseries
