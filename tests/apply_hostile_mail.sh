@@ -38,6 +38,14 @@ series huge-line "s/^The first patch.*/$long$long/"
 apply 2 huge-line
 expect_grep "huge-line/0001.patch:6: line is longer than 65536" "$TMP/err"
 
+# Numbers out of range: refused naming the file and line, not "internal error: stoi".
+series big-number 's#\[PATCH\]#[PATCH 1/99999999999]#'
+apply 2 big-number
+expect_grep "big-number/0001.patch:1: subject prefix '1/99999999999': patch count 99999999999 is out of range (at most 9999)" "$TMP/err"
+series bad-hour "s/^Date: .*/Date: Mon, 30 Nov 2026 99:40:46 +0000/"
+apply 2 bad-hour
+expect_grep "bad-hour/0001.patch:1: message '\\[PATCH\\] toy: change line twenty' has no readable Date: header ('Mon, 30 Nov 2026 99:40:46 +0000')" "$TMP/err"
+
 git --git-dir "$store" fsck --strict --no-dangling 2>"$TMP/fsck" || { cat "$TMP/fsck"; fail "fsck"; }
 pgrep -f "$TMP" >/dev/null && fail "a process survived"
 echo "PASS"

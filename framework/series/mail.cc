@@ -406,17 +406,27 @@ std::optional<MailTime> parse_mail_date(std::string_view text) {
     }
   }
   skip_spaces(text, pos);
-  int offset = 0;
+  int zone_hours = 0;
+  int zone_minutes = 0;
+  int zone_sign = 1;
   if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
     size_t digits = pos + 1;
     if (const auto hhmm = take_number(text, digits, 4, 4)) {
-      offset = (*hhmm / 100) * 60 + *hhmm % 100;
-      if (text[pos] == '-') {
-        offset = -offset;
-      }
+      zone_hours = *hhmm / 100;
+      zone_minutes = *hhmm % 100;
+      zone_sign = text[pos] == '-' ? -1 : 1;
     }
   }
   // Anything after the zone (a "(CEST)" comment) is ignored.
+
+  // Out of range is unreadable, not normalised by timegm() into another date;
+  // a year before 1970 would give a negative time, which git fsck rejects.
+  const bool in_range = *day >= 1 && *day <= 31 && *year >= 1970 && *hour <= 23 && *minute <= 59 &&
+                        second.value_or(0) <= 60 && zone_hours <= 23 && zone_minutes <= 59;
+  if (!in_range) {
+    return std::nullopt;
+  }
+  const int offset = zone_sign * (zone_hours * 60 + zone_minutes);
 
   std::tm tm{};
   tm.tm_mday = *day;

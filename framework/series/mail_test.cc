@@ -174,5 +174,17 @@ TEST(MailTest, RejectsTextThatIsNotMail) {
   }
 }
 
+TEST(MailTest, DateFieldsOutOfRangeAreUnreadable) {
+  for (const char* date : {"Thu, 9 Jul 2026 24:25:12 +0800", "Thu, 32 Jul 2026 19:25:12 +0800",
+                           "Thu, 0 Jul 2026 19:25:12 +0800", "Thu, 9 Jul 2026 19:60:12 +0800",
+                           "Thu, 9 Jul 2026 19:25:61 +0800", "Thu, 9 Jul 1969 19:25:12 +0800",
+                           "Thu, 9 Jul 2026 19:25:12 +2400", "Thu, 9 Jul 2026 19:25:12 -0099"}) {
+    EXPECT_FALSE(parse_mail_date(date)) << date;
+  }
+  const auto edge = parse_mail_date("31 Dec 9999 23:59:60 -2359");
+  ASSERT_TRUE(edge);
+  EXPECT_EQ(edge->offset_minutes, -(23 * 60 + 59));
+}
+
 }  // namespace
 }  // namespace kseries

@@ -59,7 +59,7 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
     throw usage_error(where_in(file, message.first_line) + ": message has no Subject: header");
   }
   patch.raw_subject = decode_rfc2047(*subject);
-  patch.subject = parse_subject(patch.raw_subject);
+  patch.subject = parse_subject(patch.raw_subject, where_in(file, message.first_line));
   if (!from || !parse_address(*from)) {
     throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
                       "' has no readable From: header");
@@ -90,7 +90,8 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
         patch.date = *parse_mail_date(line.substr(6));
       } else if (starts_with(line, "Subject: ")) {
         patch.raw_subject = decode_rfc2047(line.substr(9));
-        patch.subject = parse_subject(patch.raw_subject);
+        patch.subject = parse_subject(patch.raw_subject,
+                                      where_in(file, message.body_line + static_cast<int>(i)));
       }
     }
   }

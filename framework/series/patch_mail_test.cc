@@ -104,5 +104,27 @@ TEST(PatchMailTest, LongMessageLinesAreReadOrRefusedNamingTheLine) {
   }
 }
 
+TEST(PatchMailTest, SubjectNumbersOutOfRangeNameTheFileAndLine) {
+  testing::PatchText text;
+  text.subject = "[PATCH 1/99999999999] s";
+  try {
+    parse_one(text.render());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:1: subject prefix '1/99999999999'"),
+              std::string::npos)
+        << e.what();
+  }
+  text.subject = "[PATCH 1/1] s";
+  text.body = "Subject: [PATCH v1234 1/1] s\n\nbody\n";
+  try {
+    parse_one(text.render());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:6: subject prefix 'v1234'"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace kseries
