@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/mail_text.h"
 
 namespace kseries {
 namespace {
@@ -111,19 +112,6 @@ std::string decode_quoted_printable(std::string_view in, bool header) {
       i += 2;
     } else {
       out += c;
-    }
-  }
-  return out;
-}
-
-std::string latin1_to_utf8(std::string_view in) {
-  std::string out;
-  for (unsigned char c : in) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else {
-      out += static_cast<char>(0xc0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3f));
     }
   }
   return out;
@@ -310,9 +298,8 @@ std::string decode_rfc2047(std::string_view text) {
     }
     std::string decoded = word->encoding == 'B' ? decode_base64(word->payload)
                                                 : decode_quoted_printable(word->payload, true);
-    if (word->charset == "iso-8859-1" || word->charset == "latin1" ||
-        word->charset == "iso-8859-15") {
-      decoded = latin1_to_utf8(decoded);
+    if (charset_from_name(word->charset) == Charset::k_latin1) {
+      decoded = to_utf8(decoded, Charset::k_latin1).text;
     }
     out += decoded;
     previous_was_word = true;
