@@ -59,6 +59,20 @@ expect_grep "series not found: $TMP/nowhere" "$TMP/err"
 expect_exit 2 "$KSERIES" apply --workdir "$TMP/wd" --series "$TMP/good" --tree "$TMP/toy" --base nosuchrev
 expect_grep "--base nosuchrev: no such revision" "$TMP/err"
 expect_exit 2 "$KSERIES" no-such-command
+# A stray word (--base forgotten) is refused by every command, not ignored.
+expect_exit 2 "$KSERIES" apply --workdir "$TMP/wd" --series "$TMP/good" --tree "$TMP/toy" "$base"
+expect_grep "unexpected argument '$base'" "$TMP/err"
+expect_exit 2 "$KSERIES" tree --workdir "$TMP/wd" one two
+expect_grep "kseries tree: unexpected arguments 'one', 'two'" "$TMP/err"
+expect_exit 2 "$KSERIES" build --workdir "$TMP/wd" pmem
+expect_grep "kseries build: unexpected argument 'pmem'" "$TMP/err"
+expect_exit 2 "$KSERIES" apply --workdir '' --series "$TMP/good" --tree "$TMP/toy" --base "$base"
+expect_grep "\-\-workdir '' is an empty path" "$TMP/err"
+# A relative --workdir is made absolute once, at the start.
+(cd "$TMP" && expect_exit 0 "$KSERIES" apply --workdir rel-wd --series good --tree toy \
+  --base "$base" --branch relative)
+expect_grep "^branch relative .* in $TMP/rel-wd/repo.git$" "$TMP/out"
+expect_grep "^run directory $TMP/rel-wd/runs/" "$TMP/out"
 expect_exit 0 "$KSERIES" --help
 expect_exit 0 "$KSERIES" apply --help
 expect_grep "kseries apply --series" "$TMP/out"

@@ -15,7 +15,10 @@ const auto k_started = std::chrono::steady_clock::now();
 
 WorkDir& Context::workdir() {
   if (!m_workdir) {
-    m_workdir = std::make_unique<WorkDir>(m_root.value_or(WorkDir::default_root()));
+    // Absolute once, here: later stages hand it to make and to other
+    // directories, where a relative path would mean something else.
+    m_workdir = std::make_unique<WorkDir>(
+        std::filesystem::absolute(m_root.value_or(WorkDir::default_root())).lexically_normal());
   }
   return *m_workdir;
 }
@@ -46,7 +49,20 @@ bool parse_command_line(const std::string& command, const std::string& synopsis,
     if (positional) {
       parser.positional(*positional);
     }
-    po::store(parser.run(), vm);
+    const auto parsed = parser.run();
+    // Program_options drops words no positional description claims; a word
+    // there is an option whose --name was forgotten ("--tree T base").
+    const auto stray = po::collect_unrecognized(parsed.options, po::include_positional);
+    if (!stray.empty()) {
+      std::string words;
+      for (const auto& word : stray) {
+        words += (words.empty() ? "'" : ", '") + word + "'";
+      }
+      throw usage_error(
+          "kseries " + command + ": unexpected argument" + (stray.size() > 1 ? "s " : " ") + words +
+          " (every value follows its --option; see 'kseries " + command + " --help')");
+    }
+    po::store(parsed, vm);
     if (vm.count("help")) {
       std::cout << "usage: kseries " << command << " " << synopsis << "\n\n" << options << "\n";
       return false;
@@ -57,7 +73,11 @@ bool parse_command_line(const std::string& command, const std::string& synopsis,
                       " --help')");
   }
   if (vm.count("workdir")) {
-    context.set_workdir_root(vm["workdir"].as<std::string>());
+    const std::string workdir = vm["workdir"].as<std::string>();
+    if (workdir.empty()) {
+      throw usage_error("kseries " + command + ": --workdir '' is an empty path");
+    }
+    context.set_workdir_root(workdir);
   }
   return true;
 }

@@ -29,7 +29,8 @@ class Context {
   explicit Context(ProcessRunner& runner) : m_runner(runner) {}
 
   ProcessRunner& runner() { return m_runner; }
-  // The work directory from --workdir (or the default), created on first use.
+  // The work directory from --workdir (or the default), made absolute and
+  // created on first use.
   WorkDir& workdir();
   git::Store& store();
   void set_workdir_root(std::filesystem::path root) { m_root = std::move(root); }
@@ -45,7 +46,8 @@ class Context {
 po::options_description common_options();
 
 // Parses `args` against `options`; prints help and returns false on --help.
-// Throws Error(k_usage) naming the bad option.
+// Throws Error(k_usage) naming the bad option, any word that no positional
+// description claims, or an empty --workdir.
 bool parse_command_line(const std::string& command, const std::string& synopsis,
                         const std::vector<std::string>& args, po::options_description& options,
                         po::variables_map& vm, Context& context,

@@ -3,8 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <iostream>
-#include <regex>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -79,14 +79,28 @@ git_oid write_tree_from_directory(git_repository* repo, const fs::path& dir,
 }
 
 std::string kernel_version_from_makefile(const std::string& makefile) {
-  auto value = [&](const std::string& key) -> std::string {
-    const std::regex pattern("^" + key + "\\s*=[ \\t]*(\\S*)");
+  // "KEY = value" at the start of a line (KEY, spaces, '=', blanks, one word).
+  auto value = [&](std::string_view key) -> std::string {
     for (const auto line : split_lines(makefile)) {
-      std::smatch m;
-      const std::string text(line);
-      if (std::regex_search(text, m, pattern)) {
-        return m[1].str();
+      if (!starts_with(line, key)) {
+        continue;
       }
+      size_t pos = key.size();
+      while (pos < line.size() && std::isspace(static_cast<unsigned char>(line[pos]))) {
+        ++pos;
+      }
+      if (pos >= line.size() || line[pos] != '=') {
+        continue;
+      }
+      ++pos;
+      while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) {
+        ++pos;
+      }
+      size_t end = pos;
+      while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) {
+        ++end;
+      }
+      return std::string(line.substr(pos, end - pos));
     }
     return "";
   };

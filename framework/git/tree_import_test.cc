@@ -46,6 +46,11 @@ TEST_F(TreeImportTest, ReadsTheKernelVersion) {
   EXPECT_EQ(kernel_version_from_makefile("VERSION = 7\nPATCHLEVEL = 2\nSUBLEVEL = 0\n"
                                          "EXTRAVERSION = -rc1\n"),
             "7.2.0-rc1");
+  // A 100 KB word killed the old std::regex reader.
+  const std::string word(100 * 1024, '9');
+  EXPECT_EQ(kernel_version_from_makefile("VERSION = " + word + "\nPATCHLEVEL\t=1\nSUBLEVEL =\n"),
+            word + ".1.");
+  EXPECT_EQ(kernel_version_from_makefile("VERSIONS = 1\nVERSION: 2\n"), "");
 }
 
 TEST_F(TreeImportTest, TarballImportIsReproducibleAndReused) {

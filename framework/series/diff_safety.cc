@@ -8,31 +8,50 @@
 namespace kseries {
 namespace {
 
-// Git quotes paths with special characters C-style: "a/t\303\251st".
-std::string unquote_path(std::string_view text) {
+// Git quotes paths with special characters C-style: "a/t\303\251st". The
+// escapes are read as git and libgit2 read them (an octal byte is exactly
+// [0-3][0-7][0-7]); any other escape, which libgit2 refuses too, throws
+// Error(k_usage) "<what>: refuses a malformed quoted path ...".
+std::string unquote_path(std::string_view text, const std::string& what) {
   text = trim(text);
   if (text.size() < 2 || text.front() != '"' || text.back() != '"') {
     return std::string(text);
   }
+  const std::string_view inner = text.substr(1, text.size() - 2);
+  auto malformed = [&](const std::string& why) {
+    return usage_error(what + ": refuses a malformed quoted path (" + why +
+                       "): " + std::string(text.substr(0, 200)));
+  };
+  auto octal = [](char c) { return c >= '0' && c <= '7'; };
   std::string out;
-  for (size_t i = 1; i + 1 < text.size(); ++i) {
-    char c = text[i];
-    if (c != '\\' || i + 2 >= text.size()) {
-      out += c;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    if (inner[i] != '\\') {
+      out += inner[i];
       continue;
     }
-    char e = text[++i];
-    if (e >= '0' && e <= '7' && i + 2 < text.size()) {
-      int value = (e - '0') * 64 + (text[i + 1] - '0') * 8 + (text[i + 2] - '0');
-      out += static_cast<char>(value);
-      i += 2;
-    } else if (e == 'n') {
-      out += '\n';
-    } else if (e == 't') {
-      out += '\t';
-    } else {
-      out += e;
+    if (i + 1 >= inner.size()) {
+      throw malformed("a '\\' before the closing quote");
     }
+    const char e = inner[++i];
+    if (e >= '0' && e <= '3') {
+      if (i + 2 >= inner.size() || !octal(inner[i + 1]) || !octal(inner[i + 2])) {
+        throw malformed("an octal escape is three digits, at most \\377");
+      }
+      out += static_cast<char>((e - '0') * 64 + (inner[i + 1] - '0') * 8 + (inner[i + 2] - '0'));
+      i += 2;
+      continue;
+    }
+    static const std::string_view k_escapes = "\"\"\\\\a\ab\bf\fn\nr\rt\tv\v";
+    size_t found = std::string_view::npos;
+    for (size_t k = 0; k < k_escapes.size(); k += 2) {
+      if (k_escapes[k] == e) {
+        found = k;
+      }
+    }
+    if (found == std::string_view::npos) {
+      throw malformed("unknown escape '\\" + std::string(1, e) + "'");
+    }
+    out += k_escapes[found + 1];
   }
   return out;
 }
@@ -45,20 +64,22 @@ std::string strip_prefix(const std::string& path) {
 }
 
 // "a/x b/y" or "\"a/x\" \"b/y\"": split where the b/ path starts.
-std::pair<std::string, std::string> split_git_header(std::string_view rest) {
+std::pair<std::string, std::string> split_git_header(std::string_view rest,
+                                                     const std::string& what) {
   if (!rest.empty() && rest.front() == '"') {
     const auto close = rest.find("\" ", 1);
     if (close != std::string_view::npos) {
-      return {unquote_path(rest.substr(0, close + 1)), unquote_path(rest.substr(close + 2))};
+      return {unquote_path(rest.substr(0, close + 1), what),
+              unquote_path(rest.substr(close + 2), what)};
     }
   }
   const auto b = rest.find(" b/");
   if (b != std::string_view::npos) {
-    return {unquote_path(rest.substr(0, b)), unquote_path(rest.substr(b + 1))};
+    return {unquote_path(rest.substr(0, b), what), unquote_path(rest.substr(b + 1), what)};
   }
   const auto space = rest.find(' ');
-  return {unquote_path(rest.substr(0, space)),
-          space == std::string_view::npos ? "" : unquote_path(rest.substr(space + 1))};
+  return {unquote_path(rest.substr(0, space), what),
+          space == std::string_view::npos ? "" : unquote_path(rest.substr(space + 1), what)};
 }
 
 std::string path_problem(const std::string& path) {
@@ -84,11 +105,12 @@ std::string path_problem(const std::string& path) {
 }  // namespace
 
 std::vector<DiffFile> diff_files(std::string_view diff) {
+  const std::string what = "diff";
   std::vector<DiffFile> files;
   bool in_header = false;
   for (const auto line : split_lines(diff)) {
     if (starts_with(line, "diff --git ")) {
-      auto [old_path, new_path] = split_git_header(line.substr(11));
+      auto [old_path, new_path] = split_git_header(line.substr(11), what);
       files.push_back({strip_prefix(old_path), strip_prefix(new_path)});
       in_header = true;
       continue;
@@ -99,15 +121,15 @@ std::vector<DiffFile> diff_files(std::string_view diff) {
     if (starts_with(line, "@@")) {
       in_header = false;
     } else if (starts_with(line, "--- ")) {
-      auto path = unquote_path(line.substr(4));
+      auto path = unquote_path(line.substr(4), what);
       files.back().old_path = path == "/dev/null" ? "" : strip_prefix(path);
     } else if (starts_with(line, "+++ ")) {
-      auto path = unquote_path(line.substr(4));
+      auto path = unquote_path(line.substr(4), what);
       files.back().new_path = path == "/dev/null" ? "" : strip_prefix(path);
     } else if (starts_with(line, "rename from ") || starts_with(line, "copy from ")) {
-      files.back().old_path = unquote_path(line.substr(line.find(" from ") + 6));
+      files.back().old_path = unquote_path(line.substr(line.find(" from ") + 6), what);
     } else if (starts_with(line, "rename to ") || starts_with(line, "copy to ")) {
-      files.back().new_path = unquote_path(line.substr(line.find(" to ") + 4));
+      files.back().new_path = unquote_path(line.substr(line.find(" to ") + 4), what);
     } else if (starts_with(line, "new file mode")) {
       files.back().old_path.clear();
     } else if (starts_with(line, "deleted file mode")) {
@@ -127,7 +149,7 @@ void check_diff_safety(std::string_view diff, const std::string& what, std::size
   bool in_header = false;
   for (const auto line : split_lines(diff)) {
     if (starts_with(line, "diff --git ")) {
-      auto [old_path, new_path] = split_git_header(line.substr(11));
+      auto [old_path, new_path] = split_git_header(line.substr(11), what);
       current = strip_prefix(new_path.empty() ? old_path : new_path);
       for (const auto& path : {strip_prefix(old_path), strip_prefix(new_path)}) {
         if (auto problem = path_problem(path); !problem.empty()) {
@@ -146,15 +168,15 @@ void check_diff_safety(std::string_view diff, const std::string& what, std::size
     }
     std::string path;
     if (starts_with(line, "--- ") || starts_with(line, "+++ ")) {
-      path = unquote_path(line.substr(4));
+      path = unquote_path(line.substr(4), what);
       if (path == "/dev/null") {
         continue;
       }
       path = strip_prefix(path);
     } else if (starts_with(line, "rename from ") || starts_with(line, "copy from ")) {
-      path = unquote_path(line.substr(line.find(" from ") + 6));
+      path = unquote_path(line.substr(line.find(" from ") + 6), what);
     } else if (starts_with(line, "rename to ") || starts_with(line, "copy to ")) {
-      path = unquote_path(line.substr(line.find(" to ") + 4));
+      path = unquote_path(line.substr(line.find(" to ") + 4), what);
     }
     if (!path.empty()) {
       if (auto problem = path_problem(path); !problem.empty()) {

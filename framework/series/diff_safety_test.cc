@@ -78,5 +78,16 @@ TEST(DiffSafetyTest, ListsTouchedFiles) {
   EXPECT_EQ(files[2].new_path, "born");
 }
 
+TEST(DiffSafetyTest, QuotedPathsAreReadAsLibgit2ReadsThem) {
+  EXPECT_EQ(refusal("diff --git \"a/t\\303\\251st\" \"b/t\\303\\251st\"\n"), "");
+  EXPECT_NE(refusal("diff --git \"a/\\056\\056/x\" \"b/\\056\\056/x\"\n").find("'..' component"),
+            std::string::npos);
+  // \400 is not a byte; the old reader made it 256 and kept the low 8 bits.
+  for (const char* bad : {"\"a/\\400\"", "\"a/\\9\"", "\"a/\\05\"", "\"a/\\q\""}) {
+    const auto error = refusal(std::string("diff --git ") + bad + " b/x\n");
+    EXPECT_NE(error.find("refuses a malformed quoted path"), std::string::npos) << bad << error;
+  }
+}
+
 }  // namespace
 }  // namespace kseries

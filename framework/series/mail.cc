@@ -1,22 +1,70 @@
 #include "series/mail.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <ctime>
-#include <regex>
+#include <initializer_list>
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/mail_text.h"
 
 namespace kseries {
 namespace {
 
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Consumes `word` (case-sensitive) at `pos` when one of `words` is there.
+bool take_word(std::string_view line, size_t& pos, std::initializer_list<std::string_view> words) {
+  for (const auto word : words) {
+    if (line.substr(pos, word.size()) == word) {
+      pos += word.size();
+      return true;
+    }
+  }
+  return false;
+}
+
+// Consumes one or more spaces at `pos`.
+bool take_spaces(std::string_view line, size_t& pos) {
+  const size_t begin = pos;
+  while (pos < line.size() && line[pos] == ' ') {
+    ++pos;
+  }
+  return pos > begin;
+}
+
+// "From 1a2b... Mon Sep 17 00:00:00 2001", "From mboxrd@z Thu Jan  1 00:00:00 1970",
+// "From git@z Thu Jan 1 00:00:00 1970": "From <token> <weekday> <month> ... <year>".
+// Scanned once, left to right: a hostile line of any length costs linear time
+// (libstdc++'s std::regex recursed per character and overflowed the stack).
 bool is_separator(std::string_view line) {
-  // "From 1a2b... Mon Sep 17 00:00:00 2001", "From mboxrd@z Thu Jan  1 00:00:00 1970",
-  // "From git@z Thu Jan 1 00:00:00 1970".
-  static const std::regex k_separator(
-      R"(^From \S+ +(Mon|Tue|Wed|Thu|Fri|Sat|Sun) +(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) .*[0-9]{4}\s*$)");
-  return starts_with(line, "From ") && std::regex_match(line.begin(), line.end(), k_separator);
+  if (!starts_with(line, "From ")) {
+    return false;
+  }
+  size_t pos = 5;
+  const size_t token = pos;
+  while (pos < line.size() && !is_space(line[pos])) {
+    ++pos;
+  }
+  if (pos == token || !take_spaces(line, pos) ||
+      !take_word(line, pos, {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}) ||
+      !take_spaces(line, pos) ||
+      !take_word(
+          line, pos,
+          {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}) ||
+      pos >= line.size() || line[pos] != ' ') {
+    return false;
+  }
+  std::string_view rest = line.substr(pos + 1);
+  while (!rest.empty() && is_space(rest.back())) {
+    rest.remove_suffix(1);
+  }
+  return rest.size() >= 4 && std::all_of(rest.end() - 4, rest.end(), is_digit);
 }
 
 int hex_value(char c) {
@@ -69,19 +117,6 @@ std::string decode_quoted_printable(std::string_view in, bool header) {
   return out;
 }
 
-std::string latin1_to_utf8(std::string_view in) {
-  std::string out;
-  for (unsigned char c : in) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else {
-      out += static_cast<char>(0xc0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3f));
-    }
-  }
-  return out;
-}
-
 std::string decode_body(std::string_view body, std::string_view encoding) {
   const std::string enc = to_lower(trim(encoding));
   if (enc == "quoted-printable") {
@@ -91,6 +126,79 @@ std::string decode_body(std::string_view body, std::string_view encoding) {
     return decode_base64(body);
   }
   return std::string(body);
+}
+
+struct EncodedWord {
+  std::string charset;  // lower case, RFC 2231 language dropped
+  char encoding = 'Q';  // 'Q' or 'B'
+  std::string_view payload;
+  size_t end = 0;  // just past the closing "?="
+};
+
+// The RFC 2047 encoded word starting at text[start] ("=?"), if it is one.
+std::optional<EncodedWord> encoded_word_at(std::string_view text, size_t start) {
+  const size_t charset_begin = start + 2;
+  const size_t charset_end = text.find('?', charset_begin);
+  if (charset_end == std::string_view::npos || charset_end == charset_begin ||
+      charset_end + 2 >= text.size() || text[charset_end + 2] != '?') {
+    return std::nullopt;
+  }
+  const char encoding =
+      static_cast<char>(std::toupper(static_cast<unsigned char>(text[charset_end + 1])));
+  if (encoding != 'Q' && encoding != 'B') {
+    return std::nullopt;
+  }
+  const size_t payload_begin = charset_end + 3;
+  const size_t payload_end = text.find('?', payload_begin);
+  if (payload_end == std::string_view::npos || payload_end + 1 >= text.size() ||
+      text[payload_end + 1] != '=') {
+    return std::nullopt;
+  }
+  EncodedWord word;
+  std::string_view charset = text.substr(charset_begin, charset_end - charset_begin);
+  word.charset = to_lower(charset.substr(0, charset.find('*')));
+  word.encoding = encoding;
+  word.payload = text.substr(payload_begin, payload_end - payload_begin);
+  word.end = payload_end + 2;
+  return word;
+}
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Skips white space at `pos`; true when there was some.
+bool skip_spaces(std::string_view text, size_t& pos) {
+  const size_t begin = pos;
+  while (pos < text.size() && is_space(text[pos])) {
+    ++pos;
+  }
+  return pos > begin;
+}
+
+// At least min_digits decimal digits at `pos`, at most max_digits of them
+// consumed (<= 9 keeps the value in an int); nullopt and nothing consumed
+// when there are fewer.
+std::optional<int> take_number(std::string_view text, size_t& pos, size_t min_digits,
+                               size_t max_digits) {
+  size_t end = pos;
+  int value = 0;
+  while (end < text.size() && end - pos < max_digits && is_digit(text[end])) {
+    value = value * 10 + (text[end] - '0');
+    ++end;
+  }
+  if (end - pos < min_digits) {
+    return std::nullopt;
+  }
+  pos = end;
+  return value;
+}
+
+void check_header_size(const std::pair<std::string, std::string>& header,
+                       const std::filesystem::path& file, size_t line) {
+  if (header.first.size() + header.second.size() > k_max_header_bytes) {
+    throw usage_error(file.string() + ":" + std::to_string(line) + ": header '" +
+                      header.first.substr(0, 40) + "' is longer than " +
+                      std::to_string(k_max_header_bytes) + " bytes (not a mail a person sent)");
+  }
 }
 
 }  // namespace
@@ -135,6 +243,7 @@ std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem
       if ((line[0] == ' ' || line[0] == '\t') && !msg.headers.empty()) {
         msg.headers.back().second += " ";
         msg.headers.back().second += std::string(trim(line));
+        check_header_size(msg.headers.back(), file, i + 1);
         continue;
       }
       const auto colon = line.find(':');
@@ -146,6 +255,7 @@ std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem
       }
       msg.headers.emplace_back(std::string(line.substr(0, colon)),
                                std::string(trim(line.substr(colon + 1))));
+      check_header_size(msg.headers.back(), file, i + 1);
     }
     if (msg.headers.empty()) {
       throw usage_error(file.string() + ":" + std::to_string(header_begin + 1) +
@@ -170,30 +280,33 @@ std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem
 }
 
 std::string decode_rfc2047(std::string_view text) {
-  static const std::regex k_word(R"(=\?([^?]+)\?([QqBb])\?([^?]*)\?=)");
   std::string out;
-  auto begin = text.begin();
+  size_t done = 0;  // text[0, done) is in `out` already
   bool previous_was_word = false;
-  std::match_results<std::string_view::const_iterator> m;
-  while (std::regex_search(begin, text.end(), m, k_word)) {
-    std::string_view between(&*begin, static_cast<size_t>(m[0].first - begin));
+  for (size_t start = text.find("=?"); start != std::string_view::npos;
+       start = text.find("=?", start + 1)) {
+    // "=?charset?Q?payload?=": charset and payload hold no '?', so every
+    // attempt stops at the next '?' and the scan stays linear.
+    const auto word = encoded_word_at(text, start);
+    if (!word) {
+      continue;
+    }
+    const std::string_view between = text.substr(done, start - done);
     // Whitespace between two adjacent encoded words is dropped (RFC 2047 6.2).
     if (!(previous_was_word && trim(between).empty())) {
       out += between;
     }
-    const std::string charset = to_lower(m[1].str());
-    const char encoding = static_cast<char>(std::toupper(m[2].str()[0]));
-    const std::string payload = m[3].str();
-    std::string decoded =
-        encoding == 'B' ? decode_base64(payload) : decode_quoted_printable(payload, true);
-    if (charset == "iso-8859-1" || charset == "latin1" || charset == "iso-8859-15") {
-      decoded = latin1_to_utf8(decoded);
+    std::string decoded = word->encoding == 'B' ? decode_base64(word->payload)
+                                                : decode_quoted_printable(word->payload, true);
+    if (charset_from_name(word->charset) == Charset::k_latin1) {
+      decoded = to_utf8(decoded, Charset::k_latin1).text;
     }
     out += decoded;
     previous_was_word = true;
-    begin = m[0].second;
+    done = word->end;
+    start = word->end - 1;
   }
-  out.append(begin, text.end());
+  out += text.substr(done);
   return out;
 }
 
@@ -235,41 +348,80 @@ std::optional<Person> parse_address(std::string_view raw) {
   return person;
 }
 
-std::optional<MailTime> parse_mail_date(std::string_view raw) {
-  static const std::regex k_date(
-      R"(^\s*(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([+-]\d{4}|UT|UTC|GMT|Z)?.*$)");
-  std::string text(raw);
-  std::smatch m;
-  if (!std::regex_match(text, m, k_date)) {
+std::optional<MailTime> parse_mail_date(std::string_view text) {
+  // "[Thu,] 9 Jul 2026 19:25:12 [+0800|UT|UTC|GMT|Z] [anything]", read left to right.
+  size_t pos = 0;
+  skip_spaces(text, pos);
+  if (pos + 4 <= text.size() && std::all_of(text.begin() + pos, text.begin() + pos + 3, is_alpha) &&
+      text[pos + 3] == ',') {
+    pos += 4;
+    skip_spaces(text, pos);
+  }
+  const auto day = take_number(text, pos, 1, 2);
+  if (!day || !skip_spaces(text, pos) || pos + 3 > text.size()) {
     return std::nullopt;
   }
   static const std::array<std::string, 12> k_months = {"jan", "feb", "mar", "apr", "may", "jun",
                                                        "jul", "aug", "sep", "oct", "nov", "dec"};
-  int month = -1;
-  for (size_t i = 0; i < k_months.size(); ++i) {
-    if (to_lower(m[2].str()) == k_months[i]) {
-      month = static_cast<int>(i);
-    }
-  }
-  if (month < 0) {
+  const auto month_at = std::find(k_months.begin(), k_months.end(), to_lower(text.substr(pos, 3)));
+  if (month_at == k_months.end()) {
     return std::nullopt;
   }
-  std::tm tm{};
-  tm.tm_mday = std::stoi(m[1].str());
-  tm.tm_mon = month;
-  tm.tm_year = std::stoi(m[3].str()) - 1900;
-  tm.tm_hour = std::stoi(m[4].str());
-  tm.tm_min = std::stoi(m[5].str());
-  tm.tm_sec = m[6].matched ? std::stoi(m[6].str()) : 0;
-  int offset = 0;
-  if (m[7].matched && (m[7].str()[0] == '+' || m[7].str()[0] == '-')) {
-    const std::string zone = m[7].str();
-    const int hhmm = std::stoi(zone.substr(1));
-    offset = (hhmm / 100) * 60 + hhmm % 100;
-    if (zone[0] == '-') {
-      offset = -offset;
+  pos += 3;
+  if (!skip_spaces(text, pos)) {
+    return std::nullopt;
+  }
+  const auto year = take_number(text, pos, 4, 4);
+  if (!year || !skip_spaces(text, pos)) {
+    return std::nullopt;
+  }
+  const auto hour = take_number(text, pos, 1, 2);
+  if (!hour || pos >= text.size() || text[pos] != ':') {
+    return std::nullopt;
+  }
+  ++pos;
+  const auto minute = take_number(text, pos, 2, 2);
+  if (!minute) {
+    return std::nullopt;
+  }
+  std::optional<int> second;
+  if (pos < text.size() && text[pos] == ':') {
+    size_t after_colon = pos + 1;
+    second = take_number(text, after_colon, 2, 2);
+    if (second) {
+      pos = after_colon;
     }
   }
+  skip_spaces(text, pos);
+  int zone_hours = 0;
+  int zone_minutes = 0;
+  int zone_sign = 1;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    size_t digits = pos + 1;
+    if (const auto hhmm = take_number(text, digits, 4, 4)) {
+      zone_hours = *hhmm / 100;
+      zone_minutes = *hhmm % 100;
+      zone_sign = text[pos] == '-' ? -1 : 1;
+    }
+  }
+  // Anything after the zone (a "(CEST)" comment) is ignored.
+
+  // Out of range is unreadable, not normalised by timegm() into another date;
+  // a year before 1970 would give a negative time, which git fsck rejects.
+  const bool in_range = *day >= 1 && *day <= 31 && *year >= 1970 && *hour <= 23 && *minute <= 59 &&
+                        second.value_or(0) <= 60 && zone_hours <= 23 && zone_minutes <= 59;
+  if (!in_range) {
+    return std::nullopt;
+  }
+  const int offset = zone_sign * (zone_hours * 60 + zone_minutes);
+
+  std::tm tm{};
+  tm.tm_mday = *day;
+  tm.tm_mon = static_cast<int>(month_at - k_months.begin());
+  tm.tm_year = *year - 1900;
+  tm.tm_hour = *hour;
+  tm.tm_min = *minute;
+  tm.tm_sec = second.value_or(0);
   MailTime time;
   time.epoch = static_cast<std::int64_t>(timegm(&tm)) - offset * 60;
   time.offset_minutes = offset;

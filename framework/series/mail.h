@@ -3,6 +3,7 @@
 // mboxes: splitting an mbox, unfolding headers, RFC 2047 encoded words,
 // addresses and dates.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -33,10 +34,17 @@ struct MailTime {
   int offset_minutes = 0;  // +0800 -> 480
 };
 
+// A header (name and unfolded value) longer than this is refused: honest
+// To:/Cc: lists of a large series stay far below it.
+inline constexpr std::size_t k_max_header_bytes = 64 * 1024;
+
 // Splits an mbox (format-patch --stdout, b4, lore "mboxrd") at its
 // "From <token> <weekday> <month> ..." separator lines. A text with no
 // separator but with headers is one message. Throws Error(k_usage) naming
-// `file` and the line when a message has no header/body boundary.
+// `file` and the line when a message has no header/body boundary or a
+// header is longer than k_max_header_bytes. Every parser here runs in linear
+// time on lines of any length (no std::regex: libstdc++'s recurses per
+// character and overflows the stack on a 40 KB line).
 std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem::path& file);
 
 // Decodes RFC 2047 encoded words (=?UTF-8?q?...?=, =?utf-8?b?...?=,
@@ -46,7 +54,9 @@ std::string decode_rfc2047(std::string_view text);
 // "Li Zhe <lizhe.67@bytedance.com>", "\"Zhe, Li\" <x@y>", "x@y (Li Zhe)".
 std::optional<Person> parse_address(std::string_view text);
 
-// "Thu, 9 Jul 2026 19:25:12 +0800" (weekday optional).
+// "Thu, 9 Jul 2026 19:25:12 +0800" (weekday optional). nullopt when it is
+// not a date or a field is out of range (day 1-31, year from 1970, hour
+// 0-23, minute 0-59, second 0-60, zone within +-23:59).
 std::optional<MailTime> parse_mail_date(std::string_view text);
 
 }  // namespace kseries

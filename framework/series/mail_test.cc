@@ -52,6 +52,57 @@ TEST(MailTest, ParsesDatesWithOffsets) {
   EXPECT_FALSE(parse_mail_date("yesterday"));
 }
 
+// A hostile line of 100 KB: libstdc++'s std::regex recursed per character
+// and the process died of SIGSEGV; the linear parsers must simply answer.
+const std::string k_long(100 * 1024, 'a');
+
+TEST(MailTest, LongLinesDoNotCrashTheParsers) {
+  const auto date = parse_mail_date("Mon, 30 Nov 2026 23:40:46 +0100 " + k_long);
+  ASSERT_TRUE(date);
+  EXPECT_EQ(date->offset_minutes, 60);
+  EXPECT_FALSE(parse_mail_date(k_long));
+  EXPECT_EQ(decode_rfc2047("=?utf-8?q?" + k_long + "?="), k_long);
+  EXPECT_EQ(decode_rfc2047("=?" + k_long), "=?" + k_long);
+  const std::string mbox = "From: A <a@x>\nSubject: s\n\nFrom " + k_long + "\n";
+  const auto messages = split_mbox(mbox, "x.mbox");
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].body, "From " + k_long + "\n");
+}
+
+TEST(MailTest, ReadsSeparatorsLikeBefore) {
+  const std::string tail = "\nFrom: A <a@x>\nSubject: s\n\nbody\n";
+  for (const std::string separator :
+       {"From 1a2b3c4d Mon Sep 17 00:00:00 2001", "From mboxrd@z Thu Jan  1 00:00:00 1970",
+        "From git@z Thu Jan 1 00:00:00 1970 "}) {
+    const auto messages = split_mbox(separator + tail + separator + tail, "x.mbox");
+    EXPECT_EQ(messages.size(), 2u) << separator;
+  }
+  for (const std::string body_line : {"From here Mon Sep 17", "From x Sun Jan 199",
+                                      "From  x Mon Jan 1 2001", "From x Mon Janu 2001"}) {
+    const auto messages = split_mbox("From: A <a@x>\nSubject: s\n\n" + body_line + "\n", "x.mbox");
+    ASSERT_EQ(messages.size(), 1u) << body_line;
+    EXPECT_EQ(messages[0].body, body_line + "\n");
+  }
+}
+
+TEST(MailTest, DecodesEncodedWordsAmongPlainText) {
+  EXPECT_EQ(decode_rfc2047("a =?x?q?b?= =?x?Q?c?= d =?x?z?e?= =?utf-8*en?B?Zg==?="),
+            "a bc d =?x?z?e?= f");
+  EXPECT_EQ(decode_rfc2047("=?=?utf-8?q?x?="), "=?x");
+}
+
+TEST(MailTest, RefusesAnOverlongHeaderNamingTheLine) {
+  const std::string mbox = "From: A <a@x>\nSubject: s\nDate: " + k_long + "\n\nbody\n";
+  try {
+    split_mbox(mbox, "big.mbox");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("big.mbox:3: header 'Date' is longer than 65536"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(MailTest, SplitsAnMboxAndUnfoldsHeaders) {
   const std::string mbox =
       "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
@@ -121,6 +172,18 @@ TEST(MailTest, RejectsTextThatIsNotMail) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("000.txt:1:"), std::string::npos) << e.what();
   }
+}
+
+TEST(MailTest, DateFieldsOutOfRangeAreUnreadable) {
+  for (const char* date : {"Thu, 9 Jul 2026 24:25:12 +0800", "Thu, 32 Jul 2026 19:25:12 +0800",
+                           "Thu, 0 Jul 2026 19:25:12 +0800", "Thu, 9 Jul 2026 19:60:12 +0800",
+                           "Thu, 9 Jul 2026 19:25:61 +0800", "Thu, 9 Jul 1969 19:25:12 +0800",
+                           "Thu, 9 Jul 2026 19:25:12 +2400", "Thu, 9 Jul 2026 19:25:12 -0099"}) {
+    EXPECT_FALSE(parse_mail_date(date)) << date;
+  }
+  const auto edge = parse_mail_date("31 Dec 9999 23:59:60 -2359");
+  ASSERT_TRUE(edge);
+  EXPECT_EQ(edge->offset_minutes, -(23 * 60 + 59));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/mail_text.h"
 
 namespace kseries {
 namespace {
@@ -10,7 +11,15 @@ std::string where_in(const std::filesystem::path& file, int line) {
   return file.string() + ":" + std::to_string(line);
 }
 
-std::string trim_blank_lines(const std::vector<std::string>& lines) {
+void check_line_size(std::string_view line, const std::filesystem::path& file, int line_no) {
+  if (line.size() > k_max_message_line_bytes) {
+    throw usage_error(where_in(file, line_no) + ": line is longer than " +
+                      std::to_string(k_max_message_line_bytes) +
+                      " bytes (not a commit message a person wrote)");
+  }
+}
+
+std::string trim_blank_lines(const std::vector<std::string_view>& lines) {
   size_t begin = 0;
   size_t end = lines.size();
   while (begin < end && trim(lines[begin]).empty()) ++begin;
@@ -26,6 +35,18 @@ std::string trim_blank_lines(const std::vector<std::string>& lines) {
     out += '\n';
   }
   return out;
+}
+
+// The subject as it goes into the commit: decoded, checked, cleaned.
+std::string read_subject(std::string_view raw, const TextOrigin& origin,
+                         std::vector<std::string>& notes) {
+  return commit_text(decode_rfc2047(raw), CommitField::k_subject, Charset::k_utf8, origin, notes);
+}
+
+Person clean_author(const Person& person, const TextOrigin& origin,
+                    std::vector<std::string>& notes) {
+  return {commit_text(person.name, CommitField::k_author_name, Charset::k_utf8, origin, notes),
+          commit_text(person.email, CommitField::k_author_email, Charset::k_utf8, origin, notes)};
 }
 
 }  // namespace
@@ -50,16 +71,18 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   if (!subject) {
     throw usage_error(where_in(file, message.first_line) + ": message has no Subject: header");
   }
-  patch.raw_subject = decode_rfc2047(*subject);
-  patch.subject = parse_subject(patch.raw_subject);
+  const TextOrigin headers{file, message.first_line};
+  patch.raw_subject = read_subject(*subject, headers, patch.notes);
+  patch.subject = parse_subject(patch.raw_subject, where_in(file, message.first_line));
   if (!from || !parse_address(*from)) {
     throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
                       "' has no readable From: header");
   }
-  patch.author = *parse_address(*from);
+  patch.author = clean_author(*parse_address(*from), headers, patch.notes);
   if (!date || !parse_mail_date(*date)) {
     throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
-                      "' has no readable Date: header" + (date ? " ('" + *date + "')" : ""));
+                      "' has no readable Date: header" +
+                      (date ? " ('" + date->substr(0, 80) + "')" : ""));
   }
   patch.date = *parse_mail_date(*date);
 
@@ -74,18 +97,21 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   if (!lines.empty() && in_body_header(lines[0])) {
     for (; i < lines.size() && !trim(lines[i]).empty(); ++i) {
       const std::string_view line = lines[i];
+      const TextOrigin origin{file, message.body_line + static_cast<int>(i)};
+      check_line_size(line, file, origin.line);
       if (starts_with(line, "From: ") && parse_address(line.substr(6))) {
-        patch.author = *parse_address(line.substr(6));
+        patch.author = clean_author(*parse_address(line.substr(6)), origin, patch.notes);
       } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
         patch.date = *parse_mail_date(line.substr(6));
       } else if (starts_with(line, "Subject: ")) {
-        patch.raw_subject = decode_rfc2047(line.substr(9));
-        patch.subject = parse_subject(patch.raw_subject);
+        patch.raw_subject = read_subject(line.substr(9), origin, patch.notes);
+        patch.subject = parse_subject(patch.raw_subject, where_in(file, origin.line));
       }
     }
   }
 
   std::vector<std::string> message_lines;
+  int message_line = 0;  // where message_lines start
   enum class Part { k_message, k_notes, k_diff, k_trailer } part = Part::k_message;
   std::vector<std::string> diff_lines;
   for (; i < lines.size(); ++i) {
@@ -95,11 +121,15 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
       part = Part::k_diff;
       patch.diff_line = line_no;
     }
+    if (part != Part::k_diff) {
+      check_line_size(line, file, line_no);  // the diff has --max-patch-bytes
+    }
     switch (part) {
       case Part::k_message:
         if (line == "---") {
           part = Part::k_notes;  // diffstat and notes below '---'
         } else {
+          message_line = message_lines.empty() ? line_no : message_line;
           message_lines.emplace_back(line);
         }
         break;
@@ -139,7 +169,11 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   while (!diff_lines.empty() && diff_lines.back().empty()) {
     diff_lines.pop_back();
   }
-  patch.body = trim_blank_lines(message_lines);
+  const std::string message_text =
+      commit_text(join_lines(message_lines), CommitField::k_message,
+                  content_type_charset(message.header("Content-Type").value_or("")),
+                  {file, message_line}, patch.notes);
+  patch.body = trim_blank_lines(split_lines(message_text));
   patch.diff = join_lines(diff_lines);
   return patch;
 }

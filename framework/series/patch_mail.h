@@ -2,6 +2,7 @@
 // One patch e-mail understood: author, date, subject, commit message, the
 // `diff --git` part, and the trailers format-patch writes after the diff.
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -24,6 +25,8 @@ struct PatchMail {
   std::string diff;  // from the first "diff --git" to the signature
   std::optional<std::string> base_commit;
   std::vector<std::string> prerequisite_patch_ids;
+  // "file:line: ..." notes from cleaning the text (bytes that were not UTF-8).
+  std::vector<std::string> notes;
 
   // "file:line" for messages.
   std::string where() const;
@@ -31,8 +34,16 @@ struct PatchMail {
   std::string commit_message() const;
 };
 
+// A line of the message outside the diff (commit message, in-body headers,
+// notes, trailers) longer than this is refused; the diff is bounded as a
+// whole by --max-patch-bytes instead.
+inline constexpr std::size_t k_max_message_line_bytes = 64 * 1024;
+
 // Throws Error(k_usage) naming the file and line when From:, Date: or
-// Subject: is missing or unreadable. A message without a diff is returned
+// Subject: is missing or unreadable, or a line outside the diff is longer
+// than k_max_message_line_bytes. The author, subject and message pass
+// through commit_text() (series/mail_text.h): forged header text is refused,
+// bad bytes are cleaned with a note. A message without a diff is returned
 // with an empty `diff` (the caller decides whether that is a cover letter).
 PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file);
 

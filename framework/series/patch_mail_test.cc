@@ -89,5 +89,91 @@ TEST(PatchMailTest, MissingDateNamesTheFileAndLine) {
   }
 }
 
+TEST(PatchMailTest, LongMessageLinesAreReadOrRefusedNamingTheLine) {
+  // 50 KB lines starting with "From " killed the old std::regex parser.
+  testing::PatchText text;
+  text.body = "From " + std::string(50 * 1024, 'x') + "\n";
+  EXPECT_EQ(parse_one(text.render()).body, text.body);
+  text.body = "Fine.\n\n" + std::string(k_max_message_line_bytes + 1, 'x') + "\n";
+  try {
+    parse_one(text.render());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:8: line is longer than 65536"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PatchMailTest, SubjectNumbersOutOfRangeNameTheFileAndLine) {
+  testing::PatchText text;
+  text.subject = "[PATCH 1/99999999999] s";
+  try {
+    parse_one(text.render());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:1: subject prefix '1/99999999999'"),
+              std::string::npos)
+        << e.what();
+  }
+  text.subject = "[PATCH 1/1] s";
+  text.body = "Subject: [PATCH v1234 1/1] s\n\nbody\n";
+  try {
+    parse_one(text.render());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.patch:6: subject prefix 'v1234'"), std::string::npos)
+        << e.what();
+  }
+}
+
+std::string refusal(const std::string& text) {
+  try {
+    parse_one(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PatchMailTest, ForgedCommitHeadersAreRefusedNamingTheLine) {
+  testing::PatchText text;
+  text.from = "=?utf-8?q?Evil=0Acommitter_Mallory?= <e@x>";
+  EXPECT_NE(refusal(text.render()).find("t.patch:1: the author name contains a line break"),
+            std::string::npos);
+  text.from = "=?utf-8?q?Evil_<e@x>_0_+0000=0Agpgsig_x?= <e@x>";
+  EXPECT_NE(refusal(text.render()).find("t.patch:1: the author name contains"), std::string::npos);
+  text.from = "Li Zhe <lizhe.67@bytedance.com>";
+  text.body = "From: =?utf-8?q?Evil=0Aparent_0000?= <e@x>\n\nbody\n";
+  EXPECT_NE(refusal(text.render()).find("t.patch:6: the author name contains a line break"),
+            std::string::npos);
+  text.body = "Fine.\n";
+  text.subject = "[PATCH] =?utf-8?q?one=0Atwo?=";
+  EXPECT_NE(refusal(text.render()).find("t.patch:1: the subject contains a line break"),
+            std::string::npos);
+  text.subject = "[PATCH] s";
+  text.body = std::string("Fine.\nNot\0fine.\n", 16);
+  EXPECT_NE(refusal(text.render()).find("t.patch:7: the commit message contains a NUL byte"),
+            std::string::npos);
+}
+
+TEST(PatchMailTest, Latin1IsConvertedAndBadBytesReplacedWithANote) {
+  testing::PatchText text;
+  text.subject = "[PATCH] caf\xE9";  // not UTF-8, no charset: replaced
+  text.body = "Andr\xE9 wrote it.\n";
+  const std::string latin1 = text.render();
+  const auto replaced = parse_one(latin1);
+  EXPECT_EQ(replaced.subject.title, "caf\xEF\xBF\xBD");
+  EXPECT_EQ(replaced.body, "Andr\xEF\xBF\xBD wrote it.\n");
+  ASSERT_EQ(replaced.notes.size(), 2u);
+  EXPECT_NE(replaced.notes[0].find("t.patch:1: 1 byte(s) of the subject"), std::string::npos);
+  EXPECT_NE(replaced.notes[1].find("t.patch:6: 1 byte(s) of the commit message"),
+            std::string::npos);
+  // Declared Latin-1: the message is converted, as git mailinfo does.
+  const auto at = latin1.find("Subject:");
+  const auto declared = parse_one(
+      latin1.substr(0, at) + "Content-Type: text/plain; charset=ISO-8859-1\n" + latin1.substr(at));
+  EXPECT_EQ(declared.body, "Andr\xC3\xA9 wrote it.\n");
+}
+
 }  // namespace
 }  // namespace kseries

@@ -156,6 +156,7 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
       ++replies;
       continue;
     }
+    series.notes.insert(series.notes.end(), mail.notes.begin(), mail.notes.end());
     if (mail.subject.is_cover()) {
       if (series.cover) {
         throw usage_error(mail.where() + ": a second cover letter (first at " +

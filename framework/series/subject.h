@@ -17,8 +17,13 @@ struct Subject {
   bool is_cover() const { return numbered && index == 0; }
 };
 
+// Bounds on the numbers of a prefix: no series has more patches or revisions.
+inline constexpr int k_max_patches = 9999;
+inline constexpr int k_max_revision = 999;
+
 // Strips leading "Re:"/"Fwd:" and every leading [...] group, as `git am`
-// does, reading PATCH/RFC, vN and m/n from them.
-Subject parse_subject(std::string_view subject);
+// does, reading PATCH/RFC, vN and m/n from them. Throws Error(k_usage)
+// starting with `where` ("file:line") when vN or m/n is out of range.
+Subject parse_subject(std::string_view subject, const std::string& where);
 
 }  // namespace kseries
