@@ -1,0 +1,136 @@
+#include "run/boot_session.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "guest/case_status.h"
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_text(const fs::path& path) { return fs::exists(path) ? read_file(path) : ""; }
+
+// What the console, the protocol and the case's status say went wrong.
+void classify(BootRecord& record, const SessionSpec& spec) {
+  for (const auto& event : record.events) {
+    record.powered_off = record.powered_off || event.verb == "poweroff";
+  }
+  const auto end = record.powered_off ? guest::BootEnd::k_powered_off
+                   : record.run.process.end == ProcessEnd::k_timed_out
+                       ? guest::BootEnd::k_timed_out
+                       : guest::BootEnd::k_qemu_failed;
+  record.findings =
+      guest::triage_boot(file_text(record.run.console), end, record.run.process.describe());
+  if (!record.powered_off && record.findings.empty()) {
+    record.problems.push_back("the guest did not power off");
+  }
+  for (const auto& event : record.events) {
+    if (event.verb == "guest-error") {
+      record.problems.push_back("guest error: " + event.get("reason"));
+    }
+  }
+  if (record.powered_off) {
+    for (auto& problem : guest::case_problems(record.events, spec.setups)) {
+      record.problems.push_back(std::move(problem));
+    }
+  }
+}
+
+// The timings of one boot, labelled by the clock that made them. An oracle
+// case's counts and sizes (events, dump bytes) stay in the JSON; only its
+// fast-path timings (kind first/rebind, e.g. memmap-types' memremap_pages
+// ns) go to the table and the comparison.
+std::vector<guest::Measurement> timings(const BootRecord& record, const SessionSpec& spec) {
+  auto measured = guest::measurements(record.events);
+  if (!spec.timing_only) {
+    std::erase_if(measured, [](const guest::Measurement& m) {
+      return (m.kind != "first" && m.kind != "rebind") || (m.unit != "ns" && m.unit != "ms");
+    });
+  }
+  cases::label_clock(measured, spec.vm.clock);
+  return measured;
+}
+
+BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const SessionSpec& spec,
+                     qemu::Vm& vm, Status& status) {
+  BootRecord record;
+  record.role = kernel.role;
+  record.kernel = kernel.name;
+  record.round = round;
+  qemu::VmSpec boot = spec.vm;
+  boot.kernel = kernel.build.bzimage;
+  boot.initramfs = kernel.initramfs;
+  boot.name = boot_file_prefix(kernel.role, round);
+  boot.cmdline = spec.guest_cmdline;
+  status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
+                  kernel.name + " " + spec.label);
+  record.run = vm.boot(boot);
+  record.seconds = static_cast<double>(record.run.process.elapsed.count()) / 1000.0;
+  record.events = guest::parse_protocol(file_text(record.run.protocol));
+  classify(record, spec);
+  const auto measured = timings(record, spec);
+  cases::add_boot(kernel.timing, measured);
+  ++kernel.boots;
+  status.progress("boot " + std::to_string(round) + " " + kernel.name + ": " +
+                  std::to_string(measured.size()) + " measurements, " +
+                  std::to_string(record.findings.size()) + " findings, " +
+                  std::to_string(static_cast<int>(record.seconds)) + " s");
+  if (spec.oracle) {
+    // The host oracle reads the dumps back from this boot's bulk disk.
+    if (fs::exists(record.run.bulk)) {
+      spec.oracle->judge_boot(record);
+    }
+    for (const auto& verdict : record.verdicts) {
+      status.progress("oracle " + kernel.name + " " + verdict.setup + ": " +
+                      std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
+    }
+    for (auto& problem : missing_evidence(*spec.oracle, record)) {
+      record.problems.push_back(std::move(problem));
+    }
+  }
+  return record;
+}
+
+}  // namespace
+
+std::string boot_file_prefix(KernelRole role, int round) {
+  return role_name(role) + "-" + std::to_string(round);
+}
+
+SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec& spec,
+                        qemu::Vm& vm, Status& status) {
+  SessionResult result;
+  result.boots = spec.boots;
+  for (int round = 1; round <= result.boots; ++round) {
+    // A B, then B A: counterbalanced, so a drift or an order effect within a
+    // round hits both kernels alike over two rounds.
+    std::vector<KernelUnderTest*> order;
+    for (auto& k : kernels) {
+      order.push_back(&k);
+    }
+    if (round % 2 == 0) {
+      std::reverse(order.begin(), order.end());
+    }
+    for (KernelUnderTest* kernel : order) {
+      result.records.push_back(boot_once(*kernel, round, result.boots, spec, vm, status));
+    }
+    if (spec.adaptive && round == 1 && result.boots == 1 && kernels.size() == 2) {
+      const auto undecided = cases::undecided_virtual_metrics(kernels[0].timing, kernels[1].timing);
+      if (!undecided.empty()) {
+        result.boots = 2;
+        std::string names;
+        for (const auto& name : undecided) {
+          names += (names.empty() ? "" : ", ") + name;
+        }
+        status.progress("a second pair of boots: unknown after one pair: " + names);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace kseries::run

@@ -1,0 +1,42 @@
+#pragma once
+// The boot stage of a session: every kernel booted in rounds, interleaved
+// A B / B A (so drift on a shared machine hits both alike), each boot
+// triaged, checked for a case that died, and judged by the case's oracle.
+// Under the instruction clock a second round is added when one pair leaves
+// a near-deterministic timing verdict unknown.
+
+#include <string>
+#include <vector>
+
+#include "qemu/vm.h"
+#include "run/oracle.h"
+#include "run/session.h"
+
+namespace kseries::run {
+
+struct SessionSpec {
+  qemu::VmSpec vm;            // accelerator decided, clock set; kernel/initramfs/name per boot
+  std::string guest_cmdline;  // the case's and target's, plus kseries.case= and kseries.args=
+  std::vector<std::string> setups;  // the setups asked for: each must get a result
+  const Oracle* oracle = nullptr;   // nullptr: a case without a host oracle
+  bool timing_only = true;          // false for oracle cases: only their fast-path timings are kept
+  int boots = 1;                    // rounds
+  bool adaptive = false;            // icount: a second round when a verdict is unknown
+  std::string label;                // progress: "(tcg, legacy pmem 2G)"
+};
+
+struct SessionResult {
+  std::vector<BootRecord> records;
+  int boots = 0;  // rounds booted (more than asked when adaptive)
+};
+
+// The per-boot file prefix: role and round ("candidate-2"), so two kernels
+// never share a console log.
+std::string boot_file_prefix(KernelRole role, int round);
+
+// Boots every kernel of KERNELS, accumulating their timing; returns every
+// boot's record in boot order.
+SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec& spec,
+                        qemu::Vm& vm, Status& status);
+
+}  // namespace kseries::run

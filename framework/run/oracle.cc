@@ -1,0 +1,141 @@
+#include "run/oracle.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "guest/case_status.h"
+
+namespace kseries::run {
+
+namespace {
+
+// memmap-equivalence: fast vs slow dumps of one boot, judged at once.
+class EquivalenceOracle final : public Oracle {
+ public:
+  std::string name() const override { return "memmap-equivalence"; }
+  void judge_boot(BootRecord& record) const override {
+    record.verdicts = oracle::judge_memmap_equivalence(record.events, record.run.bulk);
+  }
+};
+
+// memmap-vs-base: the dumps are kept and judged against the baseline's.
+class VsBaseOracle final : public Oracle {
+ public:
+  std::string name() const override { return "memmap-vs-base"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    std::map<std::string, std::string> errors;
+    record.dumps = oracle::collect_setup_dumps(record.events, record.run.bulk, errors);
+    for (const auto& [setup, why] : errors) {
+      record.verdicts.push_back({setup, oracle::VerdictStatus::k_fail, why, ""});
+    }
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    std::vector<oracle::SetupVerdict> verdicts;
+    for (const auto& dumps : candidate.dumps) {
+      const auto reference =
+          std::find_if(baseline.dumps.begin(), baseline.dumps.end(),
+                       [&](const oracle::SetupDumps& d) { return d.setup == dumps.setup; });
+      if (reference != baseline.dumps.end()) {
+        verdicts.push_back(oracle::judge_vs_base(*reference, dumps));
+      } else {
+        verdicts.push_back({dumps.setup, oracle::VerdictStatus::k_fail,
+                            "no dumps of " + dumps.setup + " from the " + baseline.kernel +
+                                " kernel's boot #" + std::to_string(baseline.round),
+                            ""});
+      }
+    }
+    return verdicts;
+  }
+};
+
+// hugetlb-tails: each kernel's folios judged alone, then tails vs the baseline's.
+class HugetlbTailsOracle final : public Oracle {
+ public:
+  std::string name() const override { return "hugetlb-tails"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    record.hugetlb = oracle::collect_hugetlb_dumps(record.events, record.run.bulk);
+    record.verdicts = oracle::judge_hugetlb_tails(record.hugetlb);
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    return oracle::judge_hugetlb_vs_base(baseline.hugetlb, candidate.hugetlb);
+  }
+};
+
+}  // namespace
+
+std::vector<oracle::SetupVerdict> Oracle::judge_pair(const BootRecord&, const BootRecord&) const {
+  return {};
+}
+
+const Oracle* find_oracle(const std::string& name) {
+  static const EquivalenceOracle equivalence;
+  static const VsBaseOracle vs_base;
+  static const HugetlbTailsOracle hugetlb;
+  if (name.empty()) {
+    return nullptr;
+  }
+  for (const Oracle* oracle :
+       std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb}) {
+    if (oracle->name() == name) {
+      return oracle;
+    }
+  }
+  throw usage_error("unknown oracle '" + name +
+                    "' (known: memmap-equivalence, memmap-vs-base, hugetlb-tails)");
+}
+
+std::vector<std::string> missing_evidence(const Oracle& oracle, const BootRecord& record) {
+  std::vector<std::string> problems;
+  if (!record.powered_off) {
+    return problems;  // the boot failed already, for its own reason
+  }
+  std::set<std::string> judged;
+  for (const auto& verdict : record.verdicts) {
+    judged.insert(verdict.setup);
+  }
+  for (const auto& dumps : record.dumps) {
+    judged.insert(dumps.setup);
+  }
+  for (const auto& setup : guest::passed_subjects(record.events)) {
+    if (!judged.count(setup)) {
+      problems.push_back("oracle " + oracle.name() + " has nothing to judge for setup " + setup +
+                         " (no dump of it on the bulk disk)");
+    }
+  }
+  return problems;
+}
+
+std::vector<PairVerdict> judge_pairs(const Oracle& oracle, const std::vector<BootRecord>& records) {
+  std::vector<PairVerdict> pairs;
+  if (!oracle.needs_baseline()) {
+    return pairs;
+  }
+  for (const auto& candidate : records) {
+    if (candidate.role != KernelRole::k_candidate) {
+      continue;
+    }
+    const auto baseline = std::find_if(records.begin(), records.end(), [&](const BootRecord& r) {
+      return is_baseline(r.role) && r.round == candidate.round;
+    });
+    if (baseline == records.end()) {
+      pairs.push_back(
+          {&candidate,
+           {"all", oracle::VerdictStatus::k_fail,
+            "no baseline boot #" + std::to_string(candidate.round) + " to compare with", ""}});
+      continue;
+    }
+    for (auto& verdict : oracle.judge_pair(*baseline, candidate)) {
+      pairs.push_back({&candidate, std::move(verdict)});
+    }
+  }
+  return pairs;
+}
+
+}  // namespace kseries::run
