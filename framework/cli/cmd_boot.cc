@@ -11,10 +11,8 @@
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
-#include "run/boot_session.h"
 #include "run/case_plan.h"
-#include "run/kernel_stage.h"
-#include "run/session_report.h"
+#include "run/session_runner.h"
 #include "series/series_chain.h"
 #include "sys/files.h"
 
@@ -135,122 +133,58 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     return 0;
   }
 
-  // Phase 1, inputs: the target, the case, and what the case will do on it.
+  // Inputs: the target, the case, the kernels by role.
   const std::string pmem = vm["pmem"].as<std::string>();
   if (pmem != "legacy" && pmem != "nvdimm") {
     throw usage_error("--pmem must be legacy or nvdimm, not '" + pmem + "'");
   }
-  const qemu::Accel accel = accel_of(vm["accel"].as<std::string>());
   if (vm["boots"].as<int>() < 1) {
     throw usage_error("--boots must be at least 1");
   }
-  const fs::path testcases = testcases_dir(vm);
-  const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
-  const auto test_case = cases::load_case(testcases, vm["case"].as<std::string>());
-  const run::Oracle* oracle = run::find_oracle(test_case.oracle);
-  const fs::path run_dir = context.workdir().new_run("boot");
-  run::CaseOptions case_options;
-  if (vm.count("setups")) {
-    case_options.setups = run::split_list(vm["setups"].as<std::string>());
-  }
-  case_options.rebinds = vm["rebinds"].as<int>();
-  case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
-  const run::CasePlan plan = run::plan_case(target, test_case, case_options);
-  run::SessionFacts facts{target.name,
-                          test_case.name,
-                          oracle,
-                          "",
-                          "",
-                          qemu::Clock::k_wall,
-                          false,
-                          pmem,
-                          vm["size"].as<std::string>(),
-                          run_dir,
-                          plan.skipped_setups};
-  if (plan.skipped || plan.nothing_to_boot()) {
-    // Nothing to boot, and nothing built: the skips and their reasons.
-    run::SessionReport report;
-    report.suite.name = "kseries boot " + target.name + " " + test_case.name;
-    report.suite.timestamp = report::utc_timestamp();
-    if (plan.skipped) {
-      report.text =
-          "skipped " + test_case.name + " on " + target.name + ": " + *plan.skipped + "\n";
-      report.suite.cases.push_back({"boot." + target.name,
-                                    test_case.name,
-                                    0,
-                                    report::CaseStatus::k_skipped,
-                                    *plan.skipped,
-                                    "",
-                                    {},
-                                    ""});
-    }
-    run::add_skipped_setups(facts, report.text, report.suite);
-    std::cout << report.text;
-    report::write_junit(run_dir / "junit.xml", {report.suite});
-    if (vm.count("junit")) {
-      report::write_junit(vm["junit"].as<std::string>(), {report.suite});
-    }
-    return 0;
-  }
+  run::SessionRequest request;
+  request.accel = accel_of(vm["accel"].as<std::string>());
+  request.clock = vm["clock"].as<std::string>();
+  request.testcases = testcases_dir(vm);
+  request.target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
+  request.test_case = cases::load_case(request.testcases, vm["case"].as<std::string>());
+  const run::Oracle* oracle = run::find_oracle(request.test_case.oracle);
   if (oracle && oracle->name() == "memmap-vs-base" && !vm.count("series")) {
-    throw usage_error("case " + test_case.name +
+    throw usage_error("case " + request.test_case.name +
                       " compares a series kernel with the base: give --series DIR");
   }
+  if (vm.count("setups")) {
+    request.case_options.setups = run::split_list(vm["setups"].as<std::string>());
+  }
+  request.case_options.rebinds = vm["rebinds"].as<int>();
+  request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
+  request.boots = vm["boots"].as<int>();
+  request.boots_given = !vm["boots"].defaulted();
+  request.pmem = pmem;
+  request.pmem_size = vm["size"].as<std::string>();
+  if (vm.count("timeout")) {
+    request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
+  }
+  request.run_dir = context.workdir().new_run("boot");
+  // A case skipped on this target builds nothing: the kernels are only
+  // applied (cheap) when something will boot.
+  const auto plan = run::plan_case(request.target, request.test_case, request.case_options);
+  if (!plan.skipped && !plan.nothing_to_boot()) {
+    request.kernels = plan_kernels(context, vm, oracle);
+  }
 
-  // Phase 2, kernels: built (or found in the cache) by the build stage.
-  auto kernels = plan_kernels(context, vm, oracle);
+  // The session: build, boot, judge, render.
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  // Only the modules this case loads: a kernel cached without them is made
-  // again (incrementally) to build them; other cases boot it as it is.
-  std::vector<fs::path> module_dirs;
-  for (const auto& module : test_case.modules) {
-    module_dirs.push_back(testcases / module);
-  }
-  builder.set_test_modules(module_dirs);
+  run::Services services{builder, context.runner(), context.workdir().root()};
   StderrStatus status;
-  if (const auto why = run::build_kernels(kernels, target, builder, run_dir, status)) {
-    throw check_failure(*why);
+  const fs::path run_dir = request.run_dir;
+  auto outcome = run::run_session(std::move(request), services, status);
+  if (outcome.end == run::SessionEnd::k_not_built) {
+    throw check_failure(outcome.why);
   }
-
-  // Phase 3, guest: initramfs per kernel, accelerator and clock.
-  run::build_initramfs_for(kernels, test_case, testcases, context.workdir().root() / "initramfs",
-                           context.runner());
-  qemu::Vm vm_runner(context.runner(), context.workdir().root());
-  run::SessionSpec spec;
-  spec.vm.run_dir = run_dir;
-  spec.vm.pmem = pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
-  spec.vm.pmem_size = facts.pmem_size;
-  spec.vm.timeout =
-      vm.count("timeout") ? std::chrono::seconds(vm["timeout"].as<int>()) : test_case.timeout;
-  spec.vm.kernel = kernels.front().build.bzimage;
-  spec.vm.initramfs = kernels.front().initramfs;
-  spec.vm.tcg_cpu = test_case.tcg_cpu;
-  vm_runner.choose_accel(accel, spec.vm);
-  status.progress("accelerator: " + vm_runner.accel_note());
-  spec.vm.clock = qemu::choose_clock(vm["clock"].as<std::string>(), vm_runner.accel());
-  status.progress("clock: " + qemu::clock_note(spec.vm.clock));
-  spec.guest_cmdline = plan.guest_cmdline;
-  spec.setups = plan.setups;
-  spec.oracle = oracle;
-  spec.timing_only = oracle == nullptr;
-  spec.boots = vm["boots"].as<int>();
-  // Under the instruction clock one boot a side decides unless a verdict is
-  // unknown; then a second pair checks that the boots agree.
-  spec.adaptive =
-      vm["boots"].defaulted() && spec.vm.clock == qemu::Clock::k_icount && kernels.size() == 2;
-  spec.label = "(" + vm_runner.accel() + ", " + pmem + " pmem " + facts.pmem_size + ")";
-
-  // Phase 4, boots: interleaved, each triaged and judged.
-  const auto result = run::run_boots(kernels, spec, vm_runner, status);
-
-  // Phase 5, report: text, JSON and JUnit from the same records.
-  facts.accel = vm_runner.accel();
-  facts.accel_note = vm_runner.accel_note();
-  facts.clock = spec.vm.clock;
-  facts.adaptive = spec.adaptive;
-  auto report = run::render_session(facts, kernels, result, status);
-  report.suite.name = "kseries boot " + target.name + " " + test_case.name;
+  auto& report = outcome.report;
+  report.suite.name =
+      "kseries boot " + vm["target"].as<std::string>() + " " + vm["case"].as<std::string>();
   report.suite.timestamp = report::utc_timestamp();
   write_reports(vm, run_dir, report);
   return report.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;

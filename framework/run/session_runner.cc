@@ -1,0 +1,112 @@
+#include "run/session_runner.h"
+
+#include "run/boot_session.h"
+#include "run/kernel_stage.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
+  SessionOutcome outcome;
+  outcome.end = SessionEnd::k_skipped;
+  auto& report = outcome.report;
+  if (plan.skipped) {
+    outcome.why = *plan.skipped;
+    report.text =
+        "skipped " + facts.test_case + " on " + facts.target + ": " + *plan.skipped + "\n";
+    report.suite.cases.push_back({"boot." + facts.target,
+                                  facts.test_case,
+                                  0,
+                                  report::CaseStatus::k_skipped,
+                                  *plan.skipped,
+                                  "",
+                                  {},
+                                  ""});
+  } else {
+    outcome.why = "every setup asked for is one target " + facts.target + " cannot do";
+  }
+  add_skipped_setups(facts, report.text, report.suite);
+  report.json = {{"target", facts.target}, {"case", facts.test_case}, {"skipped", outcome.why}};
+  return outcome;
+}
+
+}  // namespace
+
+SessionOutcome run_session(SessionRequest request, Services& services, Status& status) {
+  // Plan: what the case does on this target, before anything is built.
+  const Oracle* oracle = find_oracle(request.test_case.oracle);
+  const CasePlan plan = plan_case(request.target, request.test_case, request.case_options);
+  SessionFacts facts{request.target.name,
+                     request.test_case.name,
+                     oracle,
+                     "",
+                     "",
+                     qemu::Clock::k_wall,
+                     false,
+                     request.pmem,
+                     request.pmem_size,
+                     request.run_dir,
+                     plan.skipped_setups};
+  if (plan.skipped || plan.nothing_to_boot()) {
+    return skipped(facts, plan);
+  }
+
+  // Build: the kernels and the test modules the case loads.
+  SessionOutcome outcome;
+  outcome.kernels = std::move(request.kernels);
+  auto& kernels = outcome.kernels;
+  std::vector<fs::path> module_dirs;
+  for (const auto& module : request.test_case.modules) {
+    module_dirs.push_back(request.testcases / module);
+  }
+  services.builder.set_test_modules(module_dirs);
+  if (auto why =
+          build_kernels(kernels, request.target, services.builder, request.run_dir, status)) {
+    outcome.end = SessionEnd::k_not_built;
+    outcome.why = std::move(*why);
+    return outcome;
+  }
+
+  // Guest: initramfs per kernel, accelerator and clock.
+  build_initramfs_for(kernels, request.test_case, request.testcases,
+                      services.workdir_root / "initramfs", services.runner);
+  qemu::Vm vm(services.runner, services.workdir_root);
+  SessionSpec spec;
+  spec.vm.run_dir = request.run_dir;
+  spec.vm.pmem =
+      request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
+  spec.vm.pmem_size = request.pmem_size;
+  spec.vm.timeout = request.timeout.value_or(request.test_case.timeout);
+  spec.vm.kernel = kernels.front().build.bzimage;
+  spec.vm.initramfs = kernels.front().initramfs;
+  spec.vm.tcg_cpu = request.test_case.tcg_cpu;
+  vm.choose_accel(request.accel, spec.vm);
+  status.progress("accelerator: " + vm.accel_note());
+  spec.vm.clock = qemu::choose_clock(request.clock, vm.accel());
+  status.progress("clock: " + qemu::clock_note(spec.vm.clock));
+  spec.guest_cmdline = plan.guest_cmdline;
+  spec.setups = plan.setups;
+  spec.oracle = oracle;
+  spec.timing_only = oracle == nullptr;
+  spec.boots = request.boots;
+  // Under the instruction clock one boot a side decides unless a verdict is
+  // unknown; then a second pair checks that the boots agree.
+  spec.adaptive =
+      !request.boots_given && spec.vm.clock == qemu::Clock::k_icount && kernels.size() == 2;
+  spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
+
+  // Boot, judge, render.
+  const auto result = run_boots(kernels, spec, vm, status);
+  facts.accel = vm.accel();
+  facts.accel_note = vm.accel_note();
+  facts.clock = spec.vm.clock;
+  facts.adaptive = spec.adaptive;
+  outcome.end = SessionEnd::k_booted;
+  outcome.report = render_session(facts, kernels, result, status);
+  return outcome;
+}
+
+}  // namespace kseries::run
