@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
       {"build", "build a kernel target at the base or a series (each patch with --per-patch)",
        run_build},
       {"boot", "boot a built kernel in QEMU with emulated pmem and run a testcase", run_boot},
+      {"gate", "every stage for each series revision, one verdict (with expectations)", run_gate},
   };
   return table;
 }

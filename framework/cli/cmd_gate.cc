@@ -1,0 +1,140 @@
+// kseries gate: a thin driver over run/gate.h. Each series revision through
+// apply, checkpatch, per-patch builds and the matrix's cells; known-bad
+// revisions judged by their expectations; one verdict, exit 0 when every
+// good revision passes and every expectation holds.
+#include <iostream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "report/junit.h"
+#include "run/gate.h"
+#include "sys/files.h"
+
+namespace kseries::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class StderrStatus final : public run::Status {
+ public:
+  void progress(const std::string& line) override { cli::progress(line); }
+};
+
+// One JUnit suite per series, one testcase per cell; an expected failure
+// that held is a pass carrying the failure text.
+std::vector<report::TestSuite> junit_suites(const run::GateResult& result) {
+  std::vector<report::TestSuite> suites;
+  for (const auto& verdict : result.verdicts) {
+    report::TestSuite suite;
+    suite.name = "kseries gate " + verdict.series;
+    suite.timestamp = report::utc_timestamp();
+    suite.properties = {{"verdict", verdict.ok ? "pass" : "fail"},
+                        {"known_bad", verdict.known_bad ? "yes" : "no"}};
+    for (const auto& cell : result.cells) {
+      if (cell.series != verdict.series) {
+        continue;
+      }
+      report::TestCase test;
+      test.classname = "gate." + verdict.series;
+      test.name = cell.cell;
+      test.seconds = cell.seconds;
+      test.message = cell.summary;
+      test.detail = cell.detail.substr(0, 8000);
+      const bool expected =
+          std::any_of(verdict.lines.begin(), verdict.lines.end(), [&](const std::string& line) {
+            return line.rfind("expected failure holds: " + cell.cell, 0) == 0;
+          });
+      if (cell.status == run::CellStatus::k_skip) {
+        test.status = report::CaseStatus::k_skipped;
+      } else if ((cell.status == run::CellStatus::k_fail ||
+                  cell.status == run::CellStatus::k_error) &&
+                 !expected) {
+        test.status = report::CaseStatus::k_failed;
+      }
+      if (expected) {
+        test.properties = {{"expected_failure", "yes"}};
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    suites.push_back(std::move(suite));
+  }
+  return suites;
+}
+
+}  // namespace
+
+int run_gate(Context& context, const std::vector<std::string>& args) {
+  po::options_description options("kseries gate options");
+  options.add_options()("series", po::value<std::vector<std::string>>()->composing(),
+                        "a series revision (directory or mbox); repeat for several")(
+      "matrix", po::value<std::string>()->default_value("default"),
+      "default, full, or a matrix file (kernel-configs/matrices/)")(
+      "resume", po::value<std::string>(),
+      "an earlier gate's run directory: its finished cells are reused")(
+      "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
+      "clock", po::value<std::string>()->default_value("auto"), "auto, icount or wall")(
+      "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
+      "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
+      "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here")(
+      "json", po::value<std::string>(), "also write the cells (JSON) here");
+  options.add(base_options());
+  po::variables_map vm;
+  if (!parse_command_line("gate", "--series DIR [--series DIR ...] [--matrix NAME|FILE]", args,
+                          options, vm, context)) {
+    return 0;
+  }
+  if (!vm.count("series")) {
+    throw usage_error("give at least one --series DIR");
+  }
+  run::GateRequest request;
+  for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
+    request.series.push_back(fs::absolute(s));
+  }
+  request.configs = configs_dir(vm);
+  request.testcases = testcases_dir(vm);
+  request.matrix = run::load_matrix(request.configs / "matrices", vm["matrix"].as<std::string>());
+  const std::string accel = vm["accel"].as<std::string>();
+  if (accel != "auto" && accel != "kvm" && accel != "tcg") {
+    throw usage_error("--accel must be auto, kvm or tcg, not '" + accel + "'");
+  }
+  request.accel = accel == "kvm"   ? qemu::Accel::k_kvm
+                  : accel == "tcg" ? qemu::Accel::k_tcg
+                                   : qemu::Accel::k_auto;
+  request.clock = vm["clock"].as<std::string>();
+  if (vm.count("resume")) {
+    request.resume = fs::path(vm["resume"].as<std::string>()) / "gate.json";
+    if (!fs::is_regular_file(*request.resume)) {
+      throw usage_error("--resume: no gate.json in " + vm["resume"].as<std::string>());
+    }
+  }
+  const Base base = resolve_base(context, vm);
+  request.base = base.commit;
+  request.base_label = base.label;
+  request.run_dir = context.workdir().new_run("gate");
+
+  kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
+                                std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
+  run::GateServices services{context.store(), builder, context.runner(), context.workdir().root()};
+  StderrStatus status;
+  const auto result = run::run_gate(request, services, status);
+
+  const std::string text =
+      run::render_gate(result) + "run directory " + request.run_dir.string() + "\n";
+  std::cout << text;
+  write_new_file(request.run_dir / "gate.txt", text);
+  const auto suites = junit_suites(result);
+  report::write_junit(request.run_dir / "junit.xml", suites);
+  if (vm.count("junit")) {
+    report::write_junit(vm["junit"].as<std::string>(), suites);
+  }
+  if (vm.count("json")) {
+    fs::copy_file(request.run_dir / "gate.json", vm["json"].as<std::string>(),
+                  fs::copy_options::overwrite_existing);
+  }
+  return result.ok ? 0 : static_cast<int>(ExitCode::k_check_failed);
+}
+
+}  // namespace kseries::cli

@@ -1,0 +1,336 @@
+#include "run/gate.h"
+
+#include <chrono>
+#include <map>
+#include <sstream>
+
+#include "cases/case_def.h"
+#include "core/error.h"
+#include "git/apply.h"
+#include "kernel/target.h"
+#include "run/checkpatch.h"
+#include "run/expectations.h"
+#include "run/session_runner.h"
+#include "series/series_chain.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string file_safe(std::string name) {
+  for (char& c : name) {
+    c = (c == '/' || c == ' ') ? '-' : c;
+  }
+  return name;
+}
+
+// One series through the stages; cells go to the store as they finish.
+class SeriesGate {
+ public:
+  SeriesGate(const GateRequest& request, GateServices& services, CellStore& store, Status& status,
+             std::map<std::string, double>& time)
+      : m_request(request), m_services(services), m_store(store), m_status(status), m_time(time) {}
+
+  void run(const fs::path& dir) {
+    const auto start = Clock::now();
+    std::vector<std::unique_ptr<Series>> chain;
+    try {
+      chain = load_series_chain(dir);
+    } catch (const Error& e) {
+      record({dir.string(), "apply", CellStatus::k_error, e.what(), e.what(), 0, {}});
+      return;
+    }
+    m_name = chain.back()->name;
+    const auto applied = apply(chain);
+    m_time["apply"] += since(start);
+    if (!applied) {
+      return;
+    }
+    checkpatch(*chain.back());
+    per_patch(*chain.back(), *applied);
+    for (const auto& cell : m_request.matrix.cells) {
+      run_cell(cell, *applied->tip);
+    }
+  }
+
+  const std::string& name() const { return m_name; }
+
+ private:
+  // A cell finished before (--resume) is taken as it was.
+  bool reuse(const std::string& cell) {
+    if (const CellResult* before = m_store.previous(m_name, cell)) {
+      m_status.progress("gate " + m_name + ": " + cell + ": " + cell_status_name(before->status) +
+                        " (reused from the resumed run)");
+      m_store.record(*before);
+      m_store.count_reused();
+      return true;
+    }
+    return false;
+  }
+
+  void record(CellResult cell) {
+    m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
+                      cell_status_name(cell.status) +
+                      (cell.summary.empty() ? "" : ": " + cell.summary.substr(0, 200)));
+    m_store.record(std::move(cell));
+  }
+
+  std::optional<git::ApplyResult> apply(const std::vector<std::unique_ptr<Series>>& chain) {
+    git::ApplyRequest request;
+    request.base = m_request.base;
+    request.base_label = m_request.base_label;
+    for (const auto& series : chain) {
+      request.chain.push_back(series.get());
+    }
+    auto applied = git::apply_chain(m_services.store, request);
+    CellResult cell{m_name, "apply", CellStatus::k_pass, "", "", 0, {}};
+    if (!applied.complete || !applied.tip) {
+      cell.status = CellStatus::k_fail;
+      for (const auto& outcome : applied.outcomes) {
+        if (outcome.status == git::PatchStatus::k_failed) {
+          cell.summary = outcome.label + " does not apply";
+          cell.detail += outcome.label + " does not apply:\n" + outcome.failure + "\n";
+        }
+      }
+      record(std::move(cell));
+      return std::nullopt;
+    }
+    cell.summary = std::to_string(chain.back()->patches.size()) + " patch(es) applied onto " +
+                   m_request.base_label;
+    cell.properties["tip"] = git::to_hex(*applied.tip);
+    record(std::move(cell));
+    return applied;
+  }
+
+  void checkpatch(const Series& series) {
+    if (reuse("checkpatch")) {
+      return;
+    }
+    const auto start = Clock::now();
+    Checkpatch checker(m_services.store, m_request.base, m_request.run_dir / "checkpatch",
+                       m_services.runner);
+    CellResult cell{m_name, "checkpatch", CellStatus::k_pass, "", "", 0, {}};
+    int errors = 0, warnings = 0;
+    for (std::size_t i = 0; i < series.patches.size(); ++i) {
+      const auto report =
+          checker.check(series.patches[i], file_safe(m_name) + "-" + std::to_string(i + 1));
+      if (!report.ran) {
+        cell.status = CellStatus::k_skip;
+        cell.summary = report.why_not;
+        break;
+      }
+      errors += report.errors;
+      warnings += report.warnings;
+      for (const auto& line : report.lines) {
+        cell.detail += series.label(i) + ": " + line + "\n";
+      }
+    }
+    if (cell.status == CellStatus::k_pass) {
+      // Style is the maintainer's call: reported, never fatal.
+      cell.summary = std::to_string(errors) + " error(s), " + std::to_string(warnings) +
+                     " warning(s) from the tree's checkpatch.pl (reported, not fatal)";
+    }
+    cell.seconds = since(start);
+    m_time["checkpatch"] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  void per_patch(const Series& series, const git::ApplyResult& applied) {
+    if (!m_request.matrix.per_patch_target) {
+      return;
+    }
+    const std::string cell_name = "per-patch " + *m_request.matrix.per_patch_target;
+    if (reuse(cell_name)) {
+      return;
+    }
+    const auto start = Clock::now();
+    const auto target = kernel::load_target(m_request.configs, *m_request.matrix.per_patch_target);
+    CellResult cell{m_name, cell_name, CellStatus::k_pass, "", "", 0, {}};
+    m_services.builder.set_test_modules({});
+    const std::size_t first = applied.outcomes.size() - series.patches.size();
+    std::size_t broken = 0;
+    for (std::size_t i = first; i < applied.outcomes.size(); ++i) {
+      const auto& outcome = applied.outcomes[i];
+      const std::string label =
+          std::to_string(outcome.index + 1) + "/" + std::to_string(outcome.total);
+      m_status.progress("gate " + m_name + ": build " + target.name + " after patch " + label);
+      const auto built = m_services.builder.build(
+          target, outcome.commit,
+          m_request.run_dir / ("build-" + file_safe(m_name) + "-" + target.name + "-" +
+                               std::to_string(outcome.index + 1) + ".log"),
+          [&](const std::string& text) { m_status.progress(m_name + " " + label + ": " + text); });
+      if (!built.kernel) {
+        ++broken;
+        cell.detail +=
+            "patch " + label + " '" + outcome.subject + "' does not build" +
+            (built.status == kernel::StepStatus::k_not_constructible ? " (target not constructible)"
+                                                                     : "") +
+            ":\n";
+        for (const auto& error : built.errors) {
+          cell.detail +=
+              "  " + error.file + ":" + std::to_string(error.line) + ": " + error.message + "\n";
+        }
+        if (cell.summary.empty()) {
+          cell.summary = "patch " + label + " '" + outcome.subject + "' does not build";
+        }
+      }
+    }
+    if (broken > 0) {
+      cell.status = CellStatus::k_fail;
+      cell.summary += " (" + std::to_string(broken) + " of " +
+                      std::to_string(series.patches.size()) + " patches break the build)";
+    } else {
+      cell.summary = "every patch builds (" + std::to_string(series.patches.size()) + ")";
+    }
+    cell.seconds = since(start);
+    m_time["per-patch builds"] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  void run_cell(const MatrixCell& matrix_cell, const git_oid& tip) {
+    const std::string cell_name = matrix_cell.target + " " + matrix_cell.test_case;
+    if (reuse(cell_name)) {
+      return;
+    }
+    const auto start = Clock::now();
+    CellResult cell{m_name, cell_name, CellStatus::k_error, "", "", 0, {}};
+    try {
+      SessionRequest request;
+      request.target = kernel::load_target(m_request.configs, matrix_cell.target);
+      request.test_case = cases::load_case(m_request.testcases, matrix_cell.test_case);
+      request.testcases = m_request.testcases;
+      request.case_options.setups = matrix_cell.setups;
+      request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
+      request.accel = m_request.accel;
+      request.clock = m_request.clock;
+      request.run_dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
+      fs::create_directories(request.run_dir);
+      cell.properties["run_dir"] = request.run_dir.string();
+      const Oracle* oracle = find_oracle(request.test_case.oracle);
+      // Timing cells compare against the base; so do the pairing oracles.
+      if (!oracle || oracle->needs_baseline()) {
+        request.kernels.push_back({KernelRole::k_base, "base", m_request.base, {}, {}, 0, {}});
+      }
+      request.kernels.push_back({KernelRole::k_candidate, m_name, tip, {}, {}, 0, {}});
+      Services services{m_services.builder, m_services.runner, m_services.workdir_root};
+      auto outcome = run_session(std::move(request), services, m_status);
+      fill(cell, outcome);
+    } catch (const Error& e) {
+      cell.status = CellStatus::k_error;
+      cell.summary = e.what();
+      cell.detail = e.what();
+    }
+    cell.seconds = since(start);
+    m_time["cells (build, boot, judge)"] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  static void fill(CellResult& cell, const SessionOutcome& outcome) {
+    switch (outcome.end) {
+      case SessionEnd::k_skipped:
+        cell.status = CellStatus::k_skip;
+        cell.summary = outcome.why;
+        return;
+      case SessionEnd::k_not_built:
+        cell.status = CellStatus::k_fail;
+        cell.summary = outcome.why.substr(0, outcome.why.find('\n'));
+        cell.detail = outcome.why;
+        return;
+      case SessionEnd::k_booted:
+        break;
+    }
+    const auto& report = outcome.report;
+    cell.status = report.failed ? CellStatus::k_fail : CellStatus::k_pass;
+    for (const auto& test : report.suite.cases) {
+      if (test.status == report::CaseStatus::k_failed) {
+        const std::string line = test.classname + " " + test.name + ": " + test.message;
+        cell.detail += line + "\n" + test.detail.substr(0, 2000) + "\n";
+        if (cell.summary.empty()) {
+          cell.summary = line;
+        }
+      }
+    }
+    if (cell.status == CellStatus::k_pass) {
+      cell.summary = std::to_string(report.suite.cases.size()) + " testcase(s) pass";
+    }
+    cell.detail += report.text;
+  }
+
+  const GateRequest& m_request;
+  GateServices& m_services;
+  CellStore& m_store;
+  Status& m_status;
+  std::map<std::string, double>& m_time;
+  std::string m_name;
+};
+
+}  // namespace
+
+GateResult run_gate(const GateRequest& request, GateServices& services, Status& status) {
+  const auto start = Clock::now();
+  CellStore store(request.run_dir / "gate.json");
+  if (request.resume) {
+    store.load_previous(*request.resume);
+  }
+  std::map<std::string, double> time;
+  GateResult result;
+  result.ok = true;
+  for (const auto& dir : request.series) {
+    SeriesGate gate(request, services, store, status, time);
+    gate.run(dir);
+    const std::string name = gate.name().empty() ? dir.string() : gate.name();
+    const auto verdict = judge_series(name, store.cells(), load_expectations(dir));
+    result.ok = result.ok && verdict.ok;
+    result.verdicts.push_back(verdict);
+  }
+  result.cells = store.cells();
+  result.reused = store.reused();
+  double accounted = 0;
+  for (const auto& [stage, seconds] : time) {
+    result.time.emplace_back(stage, seconds);
+    accounted += seconds;
+  }
+  result.time.emplace_back("kseries itself (judging, reports, the rest)", since(start) - accounted);
+  return result;
+}
+
+std::string render_gate(const GateResult& result) {
+  std::ostringstream out;
+  for (const auto& verdict : result.verdicts) {
+    out << "series " << verdict.series << (verdict.known_bad ? " (known-bad)" : "") << "\n";
+    for (const auto& cell : result.cells) {
+      if (cell.series == verdict.series) {
+        out << "  " << cell_status_name(cell.status) << "  " << cell.cell << ": " << cell.summary
+            << " (" << static_cast<int>(cell.seconds) << " s)\n";
+      }
+    }
+    for (const auto& line : verdict.lines) {
+      out << "  " << line << "\n";
+    }
+    out << "  verdict: "
+        << (verdict.ok ? (verdict.known_bad ? "EXPECTED (every expectation holds)" : "PASS")
+                       : "FAIL")
+        << "\n";
+  }
+  out << "time:";
+  for (const auto& [stage, seconds] : result.time) {
+    out << " " << stage << " " << static_cast<int>(seconds) << " s;";
+  }
+  out << "\n";
+  if (result.reused > 0) {
+    out << "resumed: " << result.reused << " cell(s) reused, "
+        << result.cells.size() - result.reused << " run\n";
+  }
+  out << "gate: " << (result.ok ? "PASS" : "FAIL") << "\n";
+  return out.str();
+}
+
+}  // namespace kseries::run

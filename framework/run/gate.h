@@ -1,0 +1,60 @@
+#pragma once
+// The gate: every stage of kseries composed for each series revision, one
+// verdict at the end. Per series: apply (prerequisites first; a series that
+// does not apply stops there) -> checkpatch per patch (reported) -> every
+// patch built on the matrix's per-patch target (bisectability) -> each
+// matrix cell (target x case) at the tip, timing against the base. A cell
+// that fails does not stop the others. Known-bad revisions carry
+// expectations (run/expectations.h).
+
+#include <git2.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "git/store.h"
+#include "kernel/kernel_build.h"
+#include "qemu/vm.h"
+#include "run/gate_cells.h"
+#include "run/matrix.h"
+#include "run/session.h"
+#include "sys/process.h"
+
+namespace kseries::run {
+
+struct GateRequest {
+  std::vector<std::filesystem::path> series;
+  Matrix matrix;
+  std::filesystem::path configs;
+  std::filesystem::path testcases;
+  git_oid base{};
+  std::string base_label;
+  std::filesystem::path run_dir;
+  qemu::Accel accel = qemu::Accel::k_auto;
+  std::string clock = "auto";
+  std::optional<std::filesystem::path> resume;  // an earlier run's gate.json
+};
+
+struct GateServices {
+  git::Store& store;
+  kernel::KernelBuilder& builder;
+  ProcessRunner& runner;
+  std::filesystem::path workdir_root;
+};
+
+struct GateResult {
+  std::vector<CellResult> cells;
+  std::vector<SeriesVerdict> verdicts;
+  bool ok = false;
+  std::size_t reused = 0;                            // cells taken from --resume
+  std::vector<std::pair<std::string, double>> time;  // stage -> seconds
+};
+
+GateResult run_gate(const GateRequest& request, GateServices& services, Status& status);
+
+// The text report: per series its cells and verdict, then where the time went.
+std::string render_gate(const GateResult& result);
+
+}  // namespace kseries::run

@@ -1,0 +1,132 @@
+#include "run/gate_cells.h"
+
+#include <nlohmann/json.hpp>
+
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+CellStatus status_from(const std::string& name) {
+  if (name == "pass") {
+    return CellStatus::k_pass;
+  }
+  if (name == "fail") {
+    return CellStatus::k_fail;
+  }
+  if (name == "skip") {
+    return CellStatus::k_skip;
+  }
+  return CellStatus::k_error;
+}
+
+nlohmann::json to_json(const CellResult& c) {
+  return {{"series", c.series},        {"cell", c.cell},     {"status", cell_status_name(c.status)},
+          {"summary", c.summary},      {"detail", c.detail}, {"seconds", c.seconds},
+          {"properties", c.properties}};
+}
+
+}  // namespace
+
+std::string cell_status_name(CellStatus status) {
+  switch (status) {
+    case CellStatus::k_pass:
+      return "pass";
+    case CellStatus::k_fail:
+      return "fail";
+    case CellStatus::k_skip:
+      return "skip";
+    case CellStatus::k_error:
+      return "error";
+  }
+  return "?";
+}
+
+CellStore::CellStore(fs::path file) : m_file(std::move(file)) {}
+
+void CellStore::load_previous(const fs::path& file) {
+  const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  if (json.is_discarded() || !json.contains("cells")) {
+    return;
+  }
+  for (const auto& c : json["cells"]) {
+    CellResult cell;
+    cell.series = c.value("series", "");
+    cell.cell = c.value("cell", "");
+    cell.status = status_from(c.value("status", ""));
+    cell.summary = c.value("summary", "");
+    cell.detail = c.value("detail", "");
+    cell.seconds = c.value("seconds", 0.0);
+    cell.properties = c.value("properties", std::map<std::string, std::string>{});
+    if (cell.status != CellStatus::k_error) {
+      m_previous.push_back(std::move(cell));
+    }
+  }
+}
+
+const CellResult* CellStore::previous(const std::string& series, const std::string& cell) const {
+  for (const auto& c : m_previous) {
+    if (c.series == series && c.cell == cell) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+void CellStore::record(CellResult result) {
+  m_cells.push_back(std::move(result));
+  nlohmann::json json = {{"cells", nlohmann::json::array()}};
+  for (const auto& c : m_cells) {
+    json["cells"].push_back(to_json(c));
+  }
+  // Written whole after every cell: a gate cut off here still has its report.
+  const fs::path tmp = m_file.string() + ".tmp";
+  write_file(tmp, json.dump(2) + "\n");
+  fs::rename(tmp, m_file);
+}
+
+SeriesVerdict judge_series(const std::string& series, const std::vector<CellResult>& cells,
+                           const std::optional<Expectations>& expectations) {
+  SeriesVerdict verdict{series, true, expectations.has_value(), {}};
+  std::vector<std::string> seen;
+  for (const auto& c : cells) {
+    if (c.series != series) {
+      continue;
+    }
+    seen.push_back(c.cell);
+    const Expectation* expected = expectations ? expectations->find(c.cell) : nullptr;
+    if (expected) {
+      if (c.status == CellStatus::k_fail && c.detail.find(expected->text) != std::string::npos) {
+        verdict.lines.push_back("expected failure holds: " + c.cell + ": " + expected->text);
+      } else if (c.status == CellStatus::k_fail) {
+        verdict.ok = false;
+        verdict.lines.push_back("ERROR " + c.cell + " failed, but not with '" + expected->text +
+                                "' (" + expectations->file.string() + ":" +
+                                std::to_string(expected->line) + "): " + c.summary);
+      } else {
+        verdict.ok = false;
+        verdict.lines.push_back("ERROR " + c.cell + " was expected to fail with '" +
+                                expected->text + "' but is " + cell_status_name(c.status) +
+                                (c.summary.empty() ? "" : ": " + c.summary));
+      }
+    } else if (c.status == CellStatus::k_fail || c.status == CellStatus::k_error) {
+      verdict.ok = false;
+      verdict.lines.push_back("FAILED " + c.cell + ": " + c.summary);
+    }
+  }
+  if (expectations) {
+    for (const auto& e : expectations->fails) {
+      if (std::find(seen.begin(), seen.end(), e.cell) == seen.end()) {
+        verdict.ok = false;
+        verdict.lines.push_back("ERROR " + e.cell + " was expected to fail but did not run (" +
+                                expectations->file.string() + ":" + std::to_string(e.line) + ")");
+      }
+    }
+  }
+  return verdict;
+}
+
+}  // namespace kseries::run

@@ -1,0 +1,62 @@
+#pragma once
+// The gate's results, one per cell (series × stage/target/case), kept in a
+// store persisted in the run directory after every cell (gate.json), so an
+// interrupted gate leaves its partial report and `--resume` reuses what
+// finished. Renderers read only the cells; the verdict of each series comes
+// from its cells and its expectations.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/expectations.h"
+
+namespace kseries::run {
+
+enum class CellStatus { k_pass, k_fail, k_skip, k_error };
+std::string cell_status_name(CellStatus status);  // "pass", "fail", "skip", "error"
+
+struct CellResult {
+  std::string series;  // "zone-device-memmap/v6"
+  std::string cell;    // "apply", "checkpatch", "per-patch pmem", "pmem memmap-types"
+  CellStatus status = CellStatus::k_error;
+  std::string summary;  // one line
+  std::string detail;   // every failure line, the evidence
+  double seconds = 0;
+  std::map<std::string, std::string> properties;
+};
+
+class CellStore {
+ public:
+  explicit CellStore(std::filesystem::path file);
+  // Cells of an earlier run (its gate.json) that may be reused: pass, fail, skip.
+  void load_previous(const std::filesystem::path& file);
+  const CellResult* previous(const std::string& series, const std::string& cell) const;
+  void record(CellResult result);  // and save
+  const std::vector<CellResult>& cells() const { return m_cells; }
+  std::size_t reused() const { return m_reused; }
+  void count_reused() { ++m_reused; }
+
+ private:
+  std::filesystem::path m_file;
+  std::vector<CellResult> m_cells;
+  std::vector<CellResult> m_previous;
+  std::size_t m_reused = 0;
+};
+
+struct SeriesVerdict {
+  std::string series;
+  bool ok = false;
+  bool known_bad = false;          // it has expectations
+  std::vector<std::string> lines;  // why, one line each
+};
+
+// A good series (no expectations) is ok when no cell failed or erred; a
+// known-bad one when every expected cell failed with its text and nothing
+// else failed or erred.
+SeriesVerdict judge_series(const std::string& series, const std::vector<CellResult>& cells,
+                           const std::optional<Expectations>& expectations);
+
+}  // namespace kseries::run

@@ -1,0 +1,115 @@
+#include "run/gate_cells.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "run/checkpatch.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::run {
+namespace {
+
+CellResult cell(const std::string& name, CellStatus status, const std::string& detail = "") {
+  return {"s/v1", name, status, detail.substr(0, detail.find('\n')), detail, 1, {}};
+}
+
+std::string joined(const SeriesVerdict& v) {
+  std::string text;
+  for (const auto& line : v.lines) {
+    text += line + "\n";
+  }
+  return text;
+}
+
+TEST(ExpectationsTest, ParsesAndRefusesNamingTheLine) {
+  const auto e = parse_expectations(
+      "# what must be caught\n"
+      "fail: per-patch pmem: does not build\n"
+      "fail: pmem memmap-types: field _refcount\n",
+      "expect");
+  ASSERT_EQ(e.fails.size(), 2u);
+  EXPECT_EQ(e.fails[1].cell, "pmem memmap-types");
+  EXPECT_EQ(e.fails[1].text, "field _refcount");
+  EXPECT_EQ(e.fails[1].line, 3);
+  try {
+    parse_expectations("\npass: pmem x: y\n", "expect");
+    FAIL() << "no error";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("expect:2: expected 'fail: CELL: TEXT'"),
+              std::string::npos)
+        << err.what();
+  }
+}
+
+TEST(JudgeSeriesTest, AGoodSeriesPassesOnlyWhenNothingFails) {
+  std::vector<CellResult> cells = {cell("apply", CellStatus::k_pass),
+                                   cell("pmem memmap-timing", CellStatus::k_pass),
+                                   cell("kmsan sanitizer-gating", CellStatus::k_skip)};
+  EXPECT_TRUE(judge_series("s/v1", cells, std::nullopt).ok);
+  cells.push_back(cell("pmem memmap-types", CellStatus::k_error, "no such module"));
+  const auto v = judge_series("s/v1", cells, std::nullopt);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(joined(v).find("FAILED pmem memmap-types: no such module"), std::string::npos);
+}
+
+TEST(JudgeSeriesTest, ExpectedFailuresMustHappenWithTheirText) {
+  const auto expect = parse_expectations("fail: pmem memmap-types: field _refcount\n", "expect");
+  // Caught for the right reason: the known-bad series is "ok".
+  std::vector<CellResult> caught = {
+      cell("pmem memmap-types", CellStatus::k_fail, "first: field _refcount at pfn 0x1")};
+  EXPECT_TRUE(judge_series("s/v1", caught, expect).ok);
+  // An expected failure that passes is an error (the check did not catch it).
+  const auto passed = judge_series("s/v1", {cell("pmem memmap-types", CellStatus::k_pass)}, expect);
+  EXPECT_FALSE(passed.ok);
+  EXPECT_NE(joined(passed).find("was expected to fail with 'field _refcount' but is pass"),
+            std::string::npos)
+      << joined(passed);
+  // Failing for another reason is not the expected failure.
+  const auto other =
+      judge_series("s/v1", {cell("pmem memmap-types", CellStatus::k_fail, "guest died")}, expect);
+  EXPECT_FALSE(other.ok);
+  EXPECT_NE(joined(other).find("failed, but not with 'field _refcount'"), std::string::npos);
+  // Another cell failing is still a failure; a cell that never ran is an error.
+  const auto extra = judge_series("s/v1",
+                                  {cell("pmem memmap-types", CellStatus::k_fail, "field _refcount"),
+                                   cell("pmem memmap-timing", CellStatus::k_fail, "slower")},
+                                  expect);
+  EXPECT_FALSE(extra.ok);
+  const auto missing = judge_series("s/v1", {cell("apply", CellStatus::k_pass)}, expect);
+  EXPECT_FALSE(missing.ok);
+  EXPECT_NE(joined(missing).find("did not run"), std::string::npos);
+}
+
+TEST(CellStoreTest, SavesAfterEveryCellAndResumesFinishedOnes) {
+  testing::TempDir tmp;
+  const auto file = tmp.path() / "gate.json";
+  {
+    CellStore store(file);
+    store.record(cell("apply", CellStatus::k_pass));
+    store.record(cell("pmem memmap-timing", CellStatus::k_fail, "slower"));
+    store.record(cell("pmem memmap-types", CellStatus::k_error, "interrupted"));
+  }
+  CellStore again(tmp.path() / "gate2.json");
+  again.load_previous(file);
+  ASSERT_NE(again.previous("s/v1", "pmem memmap-timing"), nullptr);
+  EXPECT_EQ(again.previous("s/v1", "pmem memmap-timing")->detail, "slower");
+  // An error (an interrupt, an infrastructure failure) is run again.
+  EXPECT_EQ(again.previous("s/v1", "pmem memmap-types"), nullptr);
+  EXPECT_EQ(again.previous("s/v2", "apply"), nullptr);
+}
+
+TEST(CheckpatchTest, CountsTerseOutput) {
+  const auto r = parse_checkpatch(
+      "x.patch:12: WARNING:LONG_LINE: line length of 101 exceeds 100 columns\n"
+      "x.patch:30: ERROR:TRAILING_WHITESPACE: trailing whitespace\n"
+      "x.patch:31: CHECK:SPACING: spaces preferred around that '+'\n"
+      "x.patch:40: WARNING:TYPO_SPELLING: 'teh' may be misspelled\n");
+  EXPECT_EQ(r.errors, 1);
+  EXPECT_EQ(r.warnings, 2);
+  EXPECT_EQ(r.checks, 1);
+  ASSERT_EQ(r.lines.size(), 4u);
+  EXPECT_EQ(r.lines[1], "ERROR:TRAILING_WHITESPACE: trailing whitespace");
+}
+
+}  // namespace
+}  // namespace kseries::run

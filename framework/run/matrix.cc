@@ -1,0 +1,110 @@
+#include "run/matrix.h"
+
+#include <charconv>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "run/case_plan.h"
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string current;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t') {
+      if (!current.empty()) {
+        out.push_back(std::move(current));
+        current.clear();
+      }
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) {
+    out.push_back(std::move(current));
+  }
+  return out;
+}
+
+MatrixCell parse_cell(const std::vector<std::string>& w, const std::string& where, int line) {
+  if (w.size() < 2) {
+    throw usage_error(where + ": a cell is 'cell: TARGET CASE [setups=a,b] [rebinds=N]'");
+  }
+  MatrixCell cell{w[0], w[1], std::nullopt, std::nullopt, line};
+  for (std::size_t i = 2; i < w.size(); ++i) {
+    const auto eq = w[i].find('=');
+    const std::string key = w[i].substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : w[i].substr(eq + 1);
+    if (key == "setups" && !value.empty()) {
+      cell.setups = split_list(value);
+    } else if (key == "rebinds") {
+      int n = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || end != value.data() + value.size() || n < 1 || n > 10000) {
+        throw usage_error(where + ": rebinds must be a number from 1 to 10000, not '" + value +
+                          "'");
+      }
+      cell.rebinds = n;
+    } else {
+      throw usage_error(where + ": unknown cell option '" + w[i] + "' (setups=, rebinds=)");
+    }
+  }
+  return cell;
+}
+
+}  // namespace
+
+Matrix parse_matrix(const std::string& text, const fs::path& file) {
+  Matrix matrix;
+  matrix.file = file;
+  matrix.name = file.stem().string();
+  int line_no = 0;
+  for (const auto raw : split_lines(text)) {
+    ++line_no;
+    std::string_view line = raw.substr(0, raw.find('#'));
+    line = trim(line);
+    if (line.empty()) {
+      continue;
+    }
+    const std::string where = file.string() + ":" + std::to_string(line_no);
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      throw usage_error(where + ": expected 'per-patch: TARGET' or 'cell: TARGET CASE ...'");
+    }
+    const std::string key(trim(line.substr(0, colon)));
+    const auto w = words(line.substr(colon + 1));
+    if (key == "per-patch") {
+      if (w.size() != 1) {
+        throw usage_error(where + ": 'per-patch:' names one target");
+      }
+      matrix.per_patch_target = w[0];
+    } else if (key == "cell") {
+      matrix.cells.push_back(parse_cell(w, where, line_no));
+    } else {
+      throw usage_error(where + ": unknown key '" + key + "' (per-patch, cell)");
+    }
+  }
+  if (matrix.cells.empty() && !matrix.per_patch_target) {
+    throw usage_error(file.string() + ": the matrix has no cell and no per-patch target");
+  }
+  return matrix;
+}
+
+Matrix load_matrix(const fs::path& matrices_dir, const std::string& name_or_file) {
+  fs::path file = name_or_file;
+  if (name_or_file.find('/') == std::string::npos && !fs::exists(file)) {
+    file = matrices_dir / (name_or_file + ".matrix");
+  }
+  if (!fs::is_regular_file(file)) {
+    throw usage_error("no matrix '" + name_or_file + "' (" + file.string() + " does not exist)");
+  }
+  return parse_matrix(read_file(file), file);
+}
+
+}  // namespace kseries::run
