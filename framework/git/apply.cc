@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "git/diff_check.h"
 #include "git/hunk_locator.h"
 
 namespace kseries::git {
@@ -125,6 +126,20 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
           "base-commit mismatch: " + series->name + " says base-commit " + *series->base_commit +
           (known ? " (known here)" : " (not in this repository)") + ", applying onto " +
           to_hex(request.base) + " (" + request.base_label + ")");
+    }
+  }
+
+  // Every diff as libgit2 reads it, before anything is written: the text
+  // checks at intake can be outflanked by spellings only libgit2 accepts.
+  for (size_t s = 0; s < request.chain.size(); ++s) {
+    const Series& series = *request.chain[s];
+    for (size_t i = 0; i < series.patches.size(); ++i) {
+      const std::string& text = series.patches[i].diff;
+      git_diff* raw_diff = nullptr;
+      if (git_diff_from_buffer(&raw_diff, text.data(), text.size()) == 0) {
+        DiffPtr diff(raw_diff);
+        check_parsed_diff(diff.get(), series.label(i));
+      }  // else: reported as that patch's failure below
     }
   }
 
