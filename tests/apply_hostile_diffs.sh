@@ -49,6 +49,10 @@ printf 'diff --git a/old.txt b/old.txt\nsimilarity index 100%%\nrename old old.t
   diff_series rename-new-absolute
 refused rename-new-absolute "refuses to touch an absolute path: '/tmp/abs.txt'"
 
+# A NUL byte in a hunk line: libgit2 read heap memory into the blob.
+change_file 100644 | sed 's/^+line two$/+line\x00two/' | diff_series nul-in-hunk
+refused nul-in-hunk "refuses a NUL byte in line 8 of the diff of 'file.txt'"
+
 # Nothing of them reached a branch.
 if git --git-dir "$store" for-each-ref --format='%(refname)' refs/heads | grep -q .; then
   for ref in $(git --git-dir "$store" for-each-ref --format='%(refname)' refs/heads); do

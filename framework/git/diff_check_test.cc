@@ -114,6 +114,15 @@ TEST(DiffCheckTest, RefusesRenameAndCopyTargetsInEverySpelling) {
   EXPECT_TRUE(has(error, "a path inside .git: 'sub/.Git/hooks/pre-commit'")) << error;
 }
 
+TEST(DiffCheckTest, RefusesANulByteInAHunkLine) {
+  using namespace std::string_literals;  // the literal holds a NUL
+  const std::string diff(
+      "diff --git a/f b/f\nindex 1111111..2222222 100644\n--- a/f\n+++ b/f\n"
+      "@@ -1,2 +1,2 @@\n a\n-b\n+b\0c\n"s);
+  const auto error = refusal(diff);
+  EXPECT_TRUE(has(error, "patch 1/1 'x': refuses a NUL byte in hunk 1 of 'f'")) << error;
+}
+
 TEST(DiffCheckTest, ADotGitPrefixIsNotTheGitDirectory) {
   EXPECT_EQ(refusal("diff --git a/.gitignore b/.gitignore\nindex 1111111..2222222 100644\n"
                     "--- a/.gitignore\n+++ b/.gitignore\n@@ -1 +1 @@\n-a\n+b\n"),
