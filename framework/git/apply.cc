@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "git/diff_check.h"
 #include "git/hunk_locator.h"
+#include "git/path_conflict.h"
 
 namespace kseries::git {
 
@@ -174,7 +175,12 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
         TreePtr parent_tree = store.commit_tree(parent);
         git_index* raw_index = nullptr;
         git_apply_options options = GIT_APPLY_OPTIONS_INIT;
-        if (git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options) < 0) {
+        const std::string conflicts = directory_file_conflicts(parent_tree.get(), diff.get());
+        if (!conflicts.empty()) {
+          outcome.status = PatchStatus::k_failed;
+          outcome.failure = "a file and a directory would have the same path\n" + conflicts;
+        } else if (git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options) <
+                   0) {
           const std::string message = last_error_message();
           outcome.status = PatchStatus::k_failed;
           outcome.failure =
