@@ -100,6 +100,12 @@ std::string diagnose(git_repository* repo, git_tree* tree, git_diff* diff) {
   return report;
 }
 
+void throw_if_infrastructure(int rc, const std::string& what) {
+  if (failure_source(rc) == FailureSource::k_infrastructure) {
+    throw infra_error(what + ": " + last_error_message() + " (not the patch's fault)");
+  }
+}
+
 SignaturePtr make_signature(const Person& person, const MailTime& time) {
   git_signature* raw = nullptr;
   check(git_signature_new(&raw, person.name.c_str(), person.email.c_str(), time.epoch,
@@ -166,7 +172,9 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       const auto started = Clock::now();
 
       git_diff* raw_diff = nullptr;
-      if (git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size()) < 0) {
+      if (const int rc = git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size());
+          rc < 0) {
+        throw_if_infrastructure(rc, "cannot parse the diff of " + outcome.label);
         outcome.status = PatchStatus::k_failed;
         outcome.failure = "the diff does not parse (" + last_error_message() + "), starting at " +
                           mail.file.string() + ":" + std::to_string(mail.diff_line);
@@ -179,8 +187,12 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
         if (!conflicts.empty()) {
           outcome.status = PatchStatus::k_failed;
           outcome.failure = "a file and a directory would have the same path\n" + conflicts;
-        } else if (git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options) <
-                   0) {
+        } else if (const int rc =
+                       git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options);
+                   rc < 0) {
+          // A hunk that does not fit is the series' failure; a disk or object
+          // store that refuses the post-image is not (exit 2, no verdict).
+          throw_if_infrastructure(rc, "cannot apply " + outcome.label);
           const std::string message = last_error_message();
           outcome.status = PatchStatus::k_failed;
           outcome.failure =
