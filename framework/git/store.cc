@@ -3,8 +3,11 @@
 #include <fstream>
 #include <random>
 
+#include <git2/sys/repository.h>
+
 #include "core/error.h"
 #include "core/text.h"
+#include "git/object_database.h"
 #include "sys/files.h"
 
 namespace kseries::git {
@@ -42,6 +45,11 @@ Store::Store(const fs::path& path) : m_path(path) {
     check(git_repository_open_bare(&raw, path.c_str()), "cannot open repository " + path.string());
   }
   m_repo.reset(raw);
+  // Our own object database: the alternates (the user's repository) are
+  // read-only, never freshened (see git/object_database.h).
+  const OdbPtr odb = open_store_odb(path / "objects");
+  check(git_repository_set_odb(m_repo.get(), odb.get()),
+        "cannot use the object database of " + path.string());
 }
 
 git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {
@@ -82,8 +90,7 @@ git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {
     git_odb* odb = nullptr;
     check(git_repository_odb(&odb, m_repo.get()), "cannot open object database");
     OdbPtr odb_owner(odb);
-    check(git_odb_add_disk_alternate(odb, objects.c_str()),
-          "cannot read objects of " + objects.string());
+    add_read_only_alternate(odb, objects);
   }
   return oid;
 }

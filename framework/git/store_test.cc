@@ -78,5 +78,25 @@ TEST_F(StoreTest, AStoreAnotherProcessCreatedIsOpenedAndNoScratchIsLeft) {
   }
 }
 
+TEST_F(StoreTest, ReadsThroughTheAlternatesOfABorrowedRepository) {
+  // A user's clone made with --shared keeps its objects in another
+  // repository; its alternates line is made relative, as git allows.
+  const auto origin = m_tmp / "origin";
+  std::filesystem::create_directories(origin);
+  git(origin, {"init", "-q", "-b", "main"});
+  testing::put_file(origin / "f", "content\n");
+  git(origin, {"add", "f"});
+  git(origin, {"commit", "-q", "-m", "base"});
+  git(m_tmp.path(), {"clone", "-q", "--shared", origin.string(), (m_tmp / "clone").string()});
+  testing::put_file(m_tmp / "clone" / ".git" / "objects" / "info" / "alternates",
+                    "../../../origin/.git/objects\n");
+  for (int run = 0; run < 2; ++run) {  // borrowing, then reopening
+    Store store(m_tmp / "store.git");
+    const git_oid base = store.borrow_commit(m_tmp / "clone", "HEAD");
+    EXPECT_TRUE(store.has_object(base));
+    EXPECT_NE(store.commit_tree(base), nullptr);
+  }
+}
+
 }  // namespace
 }  // namespace kseries::git
