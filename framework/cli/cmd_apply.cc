@@ -157,7 +157,9 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
                         ", not at this result " + git::to_hex(tip) +
                         " (a different base or series?): pass --branch NAME or --replace");
     }
-    context.store().set_branch(branch, tip, "kseries apply " + top.source.string());
+    // Conditional on what was seen above: a run racing on the same branch
+    // fails here (exit 2) instead of silently overwriting the other's.
+    context.store().set_branch(branch, tip, existing, "kseries apply " + top.source.string());
     created = branch;
   }
 

@@ -4,7 +4,9 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "git/diff_check.h"
 #include "git/hunk_locator.h"
+#include "git/path_conflict.h"
 
 namespace kseries::git {
 
@@ -98,6 +100,12 @@ std::string diagnose(git_repository* repo, git_tree* tree, git_diff* diff) {
   return report;
 }
 
+void throw_if_infrastructure(int rc, const std::string& what) {
+  if (failure_source(rc) == FailureSource::k_infrastructure) {
+    throw infra_error(what + ": " + last_error_message() + " (not the patch's fault)");
+  }
+}
+
 SignaturePtr make_signature(const Person& person, const MailTime& time) {
   git_signature* raw = nullptr;
   check(git_signature_new(&raw, person.name.c_str(), person.email.c_str(), time.epoch,
@@ -128,6 +136,20 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
     }
   }
 
+  // Every diff as libgit2 reads it, before anything is written: the text
+  // checks at intake can be outflanked by spellings only libgit2 accepts.
+  for (size_t s = 0; s < request.chain.size(); ++s) {
+    const Series& series = *request.chain[s];
+    for (size_t i = 0; i < series.patches.size(); ++i) {
+      const std::string& text = series.patches[i].diff;
+      git_diff* raw_diff = nullptr;
+      if (git_diff_from_buffer(&raw_diff, text.data(), text.size()) == 0) {
+        DiffPtr diff(raw_diff);
+        check_parsed_diff(diff.get(), series.label(i));
+      }  // else: reported as that patch's failure below
+    }
+  }
+
   git_oid parent = request.base;
   bool failed = false;
   for (size_t s = 0; s < request.chain.size(); ++s) {
@@ -150,7 +172,9 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       const auto started = Clock::now();
 
       git_diff* raw_diff = nullptr;
-      if (git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size()) < 0) {
+      if (const int rc = git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size());
+          rc < 0) {
+        throw_if_infrastructure(rc, "cannot parse the diff of " + outcome.label);
         outcome.status = PatchStatus::k_failed;
         outcome.failure = "the diff does not parse (" + last_error_message() + "), starting at " +
                           mail.file.string() + ":" + std::to_string(mail.diff_line);
@@ -159,7 +183,16 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
         TreePtr parent_tree = store.commit_tree(parent);
         git_index* raw_index = nullptr;
         git_apply_options options = GIT_APPLY_OPTIONS_INIT;
-        if (git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options) < 0) {
+        const std::string conflicts = directory_file_conflicts(parent_tree.get(), diff.get());
+        if (!conflicts.empty()) {
+          outcome.status = PatchStatus::k_failed;
+          outcome.failure = "a file and a directory would have the same path\n" + conflicts;
+        } else if (const int rc =
+                       git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options);
+                   rc < 0) {
+          // A hunk that does not fit is the series' failure; a disk or object
+          // store that refuses the post-image is not (exit 2, no verdict).
+          throw_if_infrastructure(rc, "cannot apply " + outcome.label);
           const std::string message = last_error_message();
           outcome.status = PatchStatus::k_failed;
           outcome.failure =

@@ -45,7 +45,9 @@ struct ApplyResult {
 };
 
 // Applies the chain; stops at the first failing patch (the rest are
-// k_not_attempted). Throws Error only for infrastructure failures.
+// k_not_attempted). Throws Error(k_usage), before applying anything, for a
+// diff that git/diff_check.h refuses; otherwise Error only for
+// infrastructure failures.
 ApplyResult apply_chain(Store& store, const ApplyRequest& request,
                         const std::function<void(const PatchOutcome&)>& on_patch = {});
 

@@ -149,7 +149,7 @@ TEST_F(ApplyTest, BorrowingLeavesTheUsersRepositoryUntouched) {
   request.chain = {&series};
   const auto result = apply_chain(store, request);
   ASSERT_TRUE(result.complete);
-  store.set_branch("series/demo", *result.tip, "test");
+  store.set_branch("series/demo", *result.tip, std::nullopt, "test");
   EXPECT_EQ(git(m_repo, {"show-ref"}), refs_before);
   EXPECT_EQ(git(m_repo, {"status", "--porcelain"}), status_before);
   EXPECT_EQ(git(m_repo, {"symbolic-ref", "HEAD"}), head_before);

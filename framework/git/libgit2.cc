@@ -15,6 +15,23 @@ void check(int rc, std::string_view what) {
   }
 }
 
+FailureSource failure_source(int rc) {
+  const git_error* error = git_error_last();
+  if (rc == GIT_EAPPLYFAIL || error == nullptr) {
+    return FailureSource::k_input;
+  }
+  switch (error->klass) {
+    case GIT_ERROR_OS:
+    case GIT_ERROR_ODB:
+    case GIT_ERROR_FILESYSTEM:
+    case GIT_ERROR_NOMEMORY:
+    case GIT_ERROR_ZLIB:
+      return FailureSource::k_infrastructure;
+    default:
+      return FailureSource::k_input;
+  }
+}
+
 std::string to_hex(const git_oid& oid) {
   char buffer[GIT_OID_HEXSZ + 1];
   git_oid_tostr(buffer, sizeof buffer, &oid);

@@ -46,6 +46,13 @@ std::string last_error_message();
 // Throws Error(k_infrastructure) "<what>: <libgit2 message>" when rc < 0.
 void check(int rc, std::string_view what);
 
+// Whose fault a failed call (rc < 0, git_error_last() still its own) is:
+// the machine's (the disk, the object store, memory: GIT_ERROR_OS, _ODB,
+// _FILESYSTEM, _NOMEMORY, _ZLIB) or the input's (GIT_EAPPLYFAIL,
+// GIT_ERROR_PATCH, anything else).
+enum class FailureSource { k_input, k_infrastructure };
+FailureSource failure_source(int rc);
+
 std::string to_hex(const git_oid& oid);
 // Parses 40 hex digits; throws Error(k_usage) otherwise.
 git_oid from_hex(std::string_view hex);

@@ -1,22 +1,55 @@
 #include "git/store.h"
 
 #include <fstream>
+#include <random>
+
+#include <git2/sys/repository.h>
 
 #include "core/error.h"
 #include "core/text.h"
+#include "git/object_database.h"
 #include "sys/files.h"
 
 namespace kseries::git {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A fresh bare repository built under a private name beside `path` and
+// renamed into place: git_repository_init writes config through
+// config.lock, so three first runs initialising `path` itself raced ("failed
+// to lock file config.lock"). A rename onto a repository another process
+// put there first fails, and that one is used.
+void create_repository(const fs::path& path) {
+  std::random_device random;
+  const fs::path scratch =
+      path.parent_path() / (path.filename().string() + ".new-" + std::to_string(random()));
+  git_repository* raw = nullptr;
+  check(git_repository_init(&raw, scratch.c_str(), /*is_bare=*/1),
+        "cannot create repository " + scratch.string());
+  git_repository_free(raw);
+  std::error_code ec;
+  fs::rename(scratch, path, ec);
+  if (ec) {
+    fs::remove_all(scratch);  // another process won; its repository is complete
+  }
+}
+
+}  // namespace
+
 Store::Store(const fs::path& path) : m_path(path) {
   git_repository* raw = nullptr;
   if (git_repository_open_bare(&raw, path.c_str()) < 0) {
-    check(git_repository_init(&raw, path.c_str(), /*is_bare=*/1),
-          "cannot create repository " + path.string());
+    create_repository(path);
+    check(git_repository_open_bare(&raw, path.c_str()), "cannot open repository " + path.string());
   }
   m_repo.reset(raw);
+  // Our own object database: the alternates (the user's repository) are
+  // read-only, never freshened (see git/object_database.h).
+  const OdbPtr odb = open_store_odb(path / "objects");
+  check(git_repository_set_odb(m_repo.get(), odb.get()),
+        "cannot use the object database of " + path.string());
 }
 
 git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {
@@ -57,8 +90,7 @@ git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {
     git_odb* odb = nullptr;
     check(git_repository_odb(&odb, m_repo.get()), "cannot open object database");
     OdbPtr odb_owner(odb);
-    check(git_odb_add_disk_alternate(odb, objects.c_str()),
-          "cannot read objects of " + objects.string());
+    add_read_only_alternate(odb, objects);
   }
   return oid;
 }
@@ -92,12 +124,34 @@ std::optional<git_oid> Store::branch_tip(const std::string& branch) const {
   return oid;
 }
 
-void Store::set_branch(const std::string& branch, const git_oid& commit, const std::string& why) {
+void Store::set_branch(const std::string& branch, const git_oid& commit,
+                       const std::optional<git_oid>& seen, const std::string& why) {
+  // libgit2 compares the old value under the ref's lock; a zero id means
+  // "must not exist" (force=0 checks existence before taking the lock).
+  git_oid expected{};
+  if (seen) {
+    expected = *seen;
+  }
   git_reference* ref = nullptr;
-  check(git_reference_create(&ref, m_repo.get(), ("refs/heads/" + branch).c_str(), &commit,
-                             /*force=*/1, why.c_str()),
-        "cannot create branch " + branch);
-  git_reference_free(ref);
+  const int rc = git_reference_create_matching(&ref, m_repo.get(), ("refs/heads/" + branch).c_str(),
+                                               &commit, /*force=*/1, &expected, why.c_str());
+  if (rc == 0) {
+    git_reference_free(ref);
+    return;
+  }
+  if (rc != GIT_EMODIFIED && rc != GIT_ELOCKED && rc != GIT_EEXISTS) {
+    check(rc, "cannot create branch " + branch);
+  }
+  const std::string message = last_error_message();
+  const auto now = branch_tip(branch);
+  if (now && git_oid_equal(&*now, &commit)) {
+    return;  // another run made the same result
+  }
+  throw infra_error("branch " + branch + " was " + (seen ? "moved" : "created") +
+                    " by another process meanwhile (" +
+                    (now ? "now at " + to_hex(*now) : "being updated") + "; " + message +
+                    "): this result " + to_hex(commit) +
+                    " is not recorded; run again, or pass another --branch");
 }
 
 TreePtr Store::commit_tree(const git_oid& commit_id) const {

@@ -13,7 +13,9 @@ namespace kseries::git {
 
 class Store {
  public:
-  // Opens the bare repository at `path`, creating it if missing.
+  // Opens the bare repository at `path`, creating it if missing. Safe when
+  // several processes create it at once: each builds one beside it and
+  // renames it into place; the losers open the winner's.
   explicit Store(const std::filesystem::path& path);
 
   git_repository* repo() const { return m_repo.get(); }
@@ -31,8 +33,13 @@ class Store {
   bool has_object(const git_oid& oid) const;
 
   std::optional<git_oid> branch_tip(const std::string& branch) const;
-  // Creates or moves refs/heads/<branch>.
-  void set_branch(const std::string& branch, const git_oid& commit, const std::string& why);
+  // Points refs/heads/<branch> at `commit`, atomically and only if the
+  // branch is still where the caller saw it: absent (`seen` empty) or at
+  // *seen. When another process created or moved it meanwhile, throws
+  // Error(k_infrastructure) naming the branch and where it is now; a branch
+  // already at `commit` is fine.
+  void set_branch(const std::string& branch, const git_oid& commit,
+                  const std::optional<git_oid>& seen, const std::string& why);
 
   TreePtr commit_tree(const git_oid& commit) const;
 

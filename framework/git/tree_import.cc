@@ -171,7 +171,8 @@ ImportedBase import_tarball(Store& store, const fs::path& tarball, const fs::pat
   check(git_commit_create(&base.commit, store.repo(), nullptr, signature.get(), signature.get(),
                           nullptr, message.c_str(), tree, 0, nullptr),
         "cannot create the base commit");
-  store.set_branch(base.branch, base.commit, "kseries tree: import " + tarball.string());
+  store.set_branch(base.branch, base.commit, std::nullopt,
+                   "kseries tree: import " + tarball.string());
   return base;
 }
 

@@ -147,7 +147,14 @@ void check_diff_safety(std::string_view diff, const std::string& what, std::size
   }
   std::string current;
   bool in_header = false;
+  int line_no = 0;
   for (const auto line : split_lines(diff)) {
+    ++line_no;
+    if (line.find('\0') != std::string_view::npos) {
+      // libgit2 reads past such a line: the applied blob holds heap memory.
+      throw usage_error(what + ": refuses a NUL byte in line " + std::to_string(line_no) +
+                        " of the diff" + (current.empty() ? "" : " of '" + current + "'"));
+    }
     if (starts_with(line, "diff --git ")) {
       auto [old_path, new_path] = split_git_header(line.substr(11), what);
       current = strip_prefix(new_path.empty() ? old_path : new_path);

@@ -22,8 +22,8 @@ std::vector<DiffFile> diff_files(std::string_view diff);
 // Throws Error(k_usage) starting with `what` (e.g. "patch 3/8 'mm: ...'")
 // when the diff touches an absolute path, a ".." component, anything inside
 // ".git", a symlink (mode 120000) or submodule (160000), quotes a path with a
-// malformed escape (libgit2's reading of the path would differ), or is larger
-// than max_bytes.
+// malformed escape (libgit2's reading of the path would differ), holds a NUL
+// byte, or is larger than max_bytes.
 void check_diff_safety(std::string_view diff, const std::string& what, std::size_t max_bytes);
 
 }  // namespace kseries

@@ -60,6 +60,15 @@ TEST(DiffSafetyTest, AHashThatContainsTheDigitsIsNotAMode) {
   EXPECT_EQ(refusal("diff --git a/f b/f\nindex 1200001..1600002 100644\n--- a/f\n+++ b/f\n"), "");
 }
 
+TEST(DiffSafetyTest, RefusesANulByteNamingLineAndFile) {
+  using namespace std::string_literals;  // the literal holds a NUL
+  const std::string diff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+a\0b\n"s);
+  const auto error = refusal(diff);
+  EXPECT_NE(error.find("patch 1/1 'x': refuses a NUL byte in line 6 of the diff of 'f'"),
+            std::string::npos)
+      << error;
+}
+
 TEST(DiffSafetyTest, RefusesOversizedDiffs) {
   const auto error = refusal(k_plain, 10);
   EXPECT_NE(error.find("over the limit of 10"), std::string::npos) << error;

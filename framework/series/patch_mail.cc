@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/diff_scanner.h"
 #include "series/mail_text.h"
 
 namespace kseries {
@@ -114,6 +115,7 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   int message_line = 0;  // where message_lines start
   enum class Part { k_message, k_notes, k_diff, k_trailer } part = Part::k_message;
   std::vector<std::string> diff_lines;
+  DiffScanner scanner;  // where the diff ends
   for (; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     const int line_no = message.body_line + static_cast<int>(i);
@@ -136,8 +138,7 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
       case Part::k_notes:
         break;
       case Part::k_diff:
-        if (line == "-- " || starts_with(line, "base-commit: ") ||
-            starts_with(line, "prerequisite-patch-id: ")) {
+        if (!scanner.take(line)) {
           part = Part::k_trailer;
           --i;  // read this line again as a trailer
           continue;
@@ -165,9 +166,13 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
       }
     }
   }
-  // Trailing blank lines before the signature are not part of the diff.
+  // Trailing blank lines before the signature are not part of the diff,
+  // except the one that ends a binary patch's last literal.
   while (!diff_lines.empty() && diff_lines.back().empty()) {
     diff_lines.pop_back();
+  }
+  if (scanner.ends_in_binary() && !diff_lines.empty()) {
+    diff_lines.emplace_back();
   }
   const std::string message_text =
       commit_text(join_lines(message_lines), CommitField::k_message,

@@ -1,0 +1,101 @@
+#include "git/diff_check.h"
+
+#include <cstring>
+
+#include "core/error.h"
+#include "core/text.h"
+
+namespace kseries::git {
+namespace {
+
+std::string octal(uint32_t mode) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%06o", static_cast<unsigned>(mode));
+  return buffer;
+}
+
+std::string mode_problem(uint32_t mode) {
+  switch (mode) {
+    case 0:
+    case GIT_FILEMODE_BLOB:
+    case GIT_FILEMODE_BLOB_EXECUTABLE:
+      return "";
+    case GIT_FILEMODE_LINK:
+      return "a symlink (mode 120000)";
+    case GIT_FILEMODE_COMMIT:
+      return "a submodule (mode 160000)";
+    case GIT_FILEMODE_TREE:
+      return "a directory entry (mode 040000)";
+    default:
+      return "mode " + octal(mode) + ", which is not a regular file";
+  }
+}
+
+std::string path_problem(std::string_view path) {
+  if (path.empty()) {
+    return "an empty path";
+  }
+  if (path.front() == '/') {
+    return "an absolute path";
+  }
+  size_t begin = 0;
+  while (begin <= path.size()) {
+    size_t end = path.find('/', begin);
+    if (end == std::string_view::npos) {
+      end = path.size();
+    }
+    const std::string_view part = path.substr(begin, end - begin);
+    if (part == "..") {
+      return "a '..' component";
+    }
+    if (to_lower(part) == ".git") {
+      return "a path inside .git";
+    }
+    begin = end + 1;
+  }
+  return "";
+}
+
+void check_file(const git_diff_file& file, const char* side, const std::string& what) {
+  if (file.path == nullptr) {
+    return;
+  }
+  if (auto problem = path_problem(file.path); !problem.empty()) {
+    throw usage_error(what + ": refuses to touch " + problem + ": '" + file.path + "' (" + side +
+                      " path as libgit2 reads the diff)");
+  }
+  if (auto problem = mode_problem(file.mode); !problem.empty()) {
+    throw usage_error(what + ": refuses " + problem + " on '" + file.path + "' (" + side +
+                      " mode as libgit2 reads the diff)");
+  }
+}
+
+}  // namespace
+
+void check_parsed_diff(git_diff* diff, const std::string& what) {
+  const size_t deltas = git_diff_num_deltas(diff);
+  for (size_t d = 0; d < deltas; ++d) {
+    const git_diff_delta* delta = git_diff_get_delta(diff, d);
+    check_file(delta->old_file, "old", what);
+    check_file(delta->new_file, "new", what);
+    git_patch* raw = nullptr;
+    check(git_patch_from_diff(&raw, diff, d), what + ": cannot read the parsed diff");
+    PatchPtr patch(raw);
+    const char* path = delta->new_file.path ? delta->new_file.path : delta->old_file.path;
+    const size_t hunks = git_patch_num_hunks(patch.get());
+    for (size_t h = 0; h < hunks; ++h) {
+      const int lines = git_patch_num_lines_in_hunk(patch.get(), h);
+      for (int l = 0; l < lines; ++l) {
+        const git_diff_line* line = nullptr;
+        check(git_patch_get_line_in_hunk(&line, patch.get(), h, static_cast<size_t>(l)),
+              what + ": cannot read the parsed diff");
+        if (std::memchr(line->content, '\0', line->content_len) != nullptr) {
+          throw usage_error(what + ": refuses a NUL byte in hunk " + std::to_string(h + 1) +
+                            " of '" + (path ? path : "?") + "'");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace kseries::git
