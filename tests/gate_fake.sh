@@ -94,6 +94,26 @@ expect_grep "FAILED toy demo: .*exited with rc=3" "$TMP/out"
 expect_exit 0 "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/good" --resume "$good_run"
 expect_grep "^resumed: 4 cell(s) reused, 1 run" "$TMP/out"
 grep -q "boot 1/1" "$TMP/err" && fail "a resumed gate booted again"
+# Interrupted (SIGINT while a guest hangs): QEMU's group is killed, the
+# finished cells stay in gate.json, exit 130; --resume finishes the rest.
+set +e
+FAKE_QEMU_MODE=hang "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/good" >"$TMP/out" 2>"$TMP/err" &
+gate_pid=$!
+for _ in $(seq 50); do grep -q "boot 1/1" "$TMP/err" && break; sleep 0.1; done
+kill -INT $gate_pid
+wait $gate_pid
+got=$?
+set -e
+[ "$got" = 130 ] || { cat "$TMP/err"; fail "an interrupted gate exited $got, not 130"; }
+expect_grep "^gate: INTERRUPTED after 4 cell(s)" "$TMP/out"
+expect_grep "error  toy demo: interrupted while running qemu-system-x86_64" "$TMP/out"
+sleep 0.5
+pgrep -f "qemu-system-x86_64.*$TMP" >/dev/null && fail "a QEMU survived the interrupt"
+cut_run=$(sed -n 's/^run directory //p' "$TMP/out")
+expect_exit 0 "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/good" --resume "$cut_run"
+expect_grep "^resumed: 2 cell(s) reused, 3 run" "$TMP/out"
+expect_grep "^gate: PASS" "$TMP/out"
+
 expect_exit 2 "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/good" --resume "$TMP"
 expect_grep "no gate.json" "$TMP/err"
 expect_exit 2 "$KSERIES" gate "${common[@]}"

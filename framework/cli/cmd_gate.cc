@@ -134,6 +134,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     fs::copy_file(request.run_dir / "gate.json", vm["json"].as<std::string>(),
                   fs::copy_options::overwrite_existing);
   }
+  if (result.interrupted) {
+    return static_cast<int>(ExitCode::k_interrupted);
+  }
   return result.ok ? 0 : static_cast<int>(ExitCode::k_check_failed);
 }
 

@@ -9,12 +9,18 @@
 namespace kseries {
 
 // Exit codes of every subcommand.
-enum class ExitCode : int { k_pass = 0, k_check_failed = 1, k_usage_or_infra = 2 };
+enum class ExitCode : int {
+  k_pass = 0,
+  k_check_failed = 1,
+  k_usage_or_infra = 2,
+  k_interrupted = 130,  // SIGINT or SIGTERM: children killed, partial results kept
+};
 
 enum class ErrorKind {
   k_usage,           // bad option, bad input file: exit 2
   k_infrastructure,  // a tool, the disk, libgit2 failed: exit 2
   k_check_failed,    // the thing under test failed a check: exit 1
+  k_interrupted,     // SIGINT/SIGTERM while a child ran: exit 130
 };
 
 class Error : public std::runtime_error {
@@ -24,8 +30,14 @@ class Error : public std::runtime_error {
 
   ErrorKind kind() const { return m_kind; }
   ExitCode exit_code() const {
-    return m_kind == ErrorKind::k_check_failed ? ExitCode::k_check_failed
-                                               : ExitCode::k_usage_or_infra;
+    switch (m_kind) {
+      case ErrorKind::k_check_failed:
+        return ExitCode::k_check_failed;
+      case ErrorKind::k_interrupted:
+        return ExitCode::k_interrupted;
+      default:
+        return ExitCode::k_usage_or_infra;
+    }
   }
   // Context lines added while the error travels up ("while applying patch 3").
   const std::vector<std::string>& context() const { return m_context; }
@@ -46,6 +58,9 @@ inline Error usage_error(std::string message) {
 }
 inline Error infra_error(std::string message) {
   return Error(ErrorKind::k_infrastructure, std::move(message));
+}
+inline Error interrupted_error(std::string message) {
+  return Error(ErrorKind::k_interrupted, std::move(message));
 }
 inline Error check_failure(std::string message) {
   return Error(ErrorKind::k_check_failed, std::move(message));

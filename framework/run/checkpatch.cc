@@ -56,8 +56,8 @@ CheckpatchReport Checkpatch::check(const PatchMail& patch, const std::string& na
   }
   const fs::path file = m_dir / (name + ".patch");
   write_file(file, "From: " + patch.author.name + " <" + patch.author.email +
-                       ">\nSubject: [PATCH] " + patch.subject.title + "\n\n" +
-                       patch.body + "\n---\n" + patch.diff);
+                       ">\nSubject: [PATCH] " + patch.subject.title + "\n\n" + patch.body +
+                       "\n---\n" + patch.diff);
   ProcessSpec spec;
   spec.argv = {"perl",         (m_dir / "scripts/checkpatch.pl").string(),
                "--no-tree",    "--terse",

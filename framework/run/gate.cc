@@ -227,6 +227,12 @@ class SeriesGate {
       cell.status = CellStatus::k_error;
       cell.summary = e.what();
       cell.detail = e.what();
+      if (e.kind() == ErrorKind::k_interrupted) {
+        // Recorded (an error is never reused by --resume), then the gate stops.
+        cell.seconds = since(start);
+        record(std::move(cell));
+        throw;
+      }
     }
     cell.seconds = since(start);
     m_time["cells (build, boot, judge)"] += cell.seconds;
@@ -285,11 +291,22 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   result.ok = true;
   for (const auto& dir : request.series) {
     SeriesGate gate(request, services, store, status, time);
-    gate.run(dir);
+    try {
+      gate.run(dir);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::k_interrupted) {
+        throw;
+      }
+      status.progress("gate interrupted: " + std::string(e.what()).substr(0, 120));
+      result.interrupted = true;
+    }
     const std::string name = gate.name().empty() ? dir.string() : gate.name();
     const auto verdict = judge_series(name, store.cells(), load_expectations(dir));
-    result.ok = result.ok && verdict.ok;
+    result.ok = result.ok && verdict.ok && !result.interrupted;
     result.verdicts.push_back(verdict);
+    if (result.interrupted) {
+      break;
+    }
   }
   result.cells = store.cells();
   result.reused = store.reused();
@@ -329,6 +346,11 @@ std::string render_gate(const GateResult& result) {
   if (result.reused > 0) {
     out << "resumed: " << result.reused << " cell(s) reused, "
         << result.cells.size() - result.reused << " run\n";
+  }
+  if (result.interrupted) {
+    out << "gate: INTERRUPTED after " << result.cells.size()
+        << " cell(s); finish it with --resume RUN_DIR (finished cells are reused)\n";
+    return out.str();
   }
   out << "gate: " << (result.ok ? "PASS" : "FAIL") << "\n";
   return out.str();

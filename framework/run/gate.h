@@ -48,7 +48,8 @@ struct GateResult {
   std::vector<CellResult> cells;
   std::vector<SeriesVerdict> verdicts;
   bool ok = false;
-  std::size_t reused = 0;                            // cells taken from --resume
+  bool interrupted = false;  // SIGINT/SIGTERM: the cells so far, the rest not run
+  std::size_t reused = 0;    // cells taken from --resume
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
 };
 

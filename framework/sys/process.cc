@@ -274,8 +274,8 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
     result.exit_code = WEXITSTATUS(status);
   }
   if (result.end == ProcessEnd::k_interrupted) {
-    throw infra_error("interrupted while running " + format_command(spec.argv) +
-                      " (its process group was killed)");
+    throw interrupted_error("interrupted while running " + format_command(spec.argv) +
+                            " (its process group was killed)");
   }
   return result;
 }
