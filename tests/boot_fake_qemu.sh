@@ -117,6 +117,14 @@ noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base
 expect_grep "^clock: wall" "$TMP/out"
 expect_grep "memmap_init_ns.fsdax-dev" "$TMP/out"
 grep -q -- "-icount" "$TMP/wd/runs/latest/results.json" && fail "--clock wall ran QEMU with -icount"
+# Both clocks in one run: a session under each, one report with both.
+noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base --clock both
+expect_grep "^== clock icount" "$TMP/out"
+expect_grep "^== clock wall" "$TMP/out"
+expect_grep "same.*memmap_init_vns.fsdax-dev" "$TMP/out"
+expect_grep "memmap_init_ns.fsdax-dev" "$TMP/out"
+[ -f "$TMP/wd/runs/latest/icount/base-1.console.log" ] || fail "no icount session directory"
+[ -f "$TMP/wd/runs/latest/wall/base-1.console.log" ] || fail "no wall session directory"
 
 # A panic is a classified failure even though QEMU exited 0.
 FAKE_QEMU_MODE=panic expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --target toy

@@ -230,6 +230,7 @@ class SeriesGate {
       if (e.kind() == ErrorKind::k_interrupted) {
         // Recorded (an error is never reused by --resume), then the gate stops.
         cell.seconds = since(start);
+        m_time["cells (build, boot, judge)"] += cell.seconds;
         record(std::move(cell));
         throw;
       }
