@@ -37,7 +37,10 @@ expect_grep "fsdax-mem *memmap_init_v\?ms *3 " "$TMP/out"
 expect_grep "devdax-mem *memmap_init_v\?ns *3 " "$TMP/out"
 grep -q '"rebinds"' "$TMP/boot.json" || fail "no rebind samples in the JSON"
 expect_grep 'name="accel"' "$TMP/boot.xml"
-pgrep -f "qemu-system-x86_64.*$WD" >/dev/null && fail "a QEMU survived"
+# This run's QEMU (by its run directory: another kseries may share $WD).
+boot_run=$(sed -n 's/^run directory //p' "$TMP/out")
+[ -n "$boot_run" ] || fail "no run directory in the output"
+pgrep -f "qemu-system-x86_64.*$boot_run" >/dev/null && fail "a QEMU survived"
 
 # The instruction clock, on every machine (TCG, whether KVM works or not):
 # an A/A of the base kernel, one boot a side, must say "same" on the
