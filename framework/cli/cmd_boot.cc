@@ -22,12 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Progress lines to stderr, through the CLI's clock.
-class StderrStatus final : public run::Status {
- public:
-  void progress(const std::string& line) override { cli::progress(line); }
-};
-
 void write_reports(const po::variables_map& vm, const fs::path& run_dir,
                    const run::SessionReport& report) {
   std::cout << report.text;

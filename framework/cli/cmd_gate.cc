@@ -17,11 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class StderrStatus final : public run::Status {
- public:
-  void progress(const std::string& line) override { cli::progress(line); }
-};
-
 // One JUnit suite per series, one testcase per cell; an expected failure
 // that held is a pass carrying the failure text.
 std::vector<report::TestSuite> junit_suites(const run::GateResult& result) {

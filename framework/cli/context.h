@@ -13,6 +13,7 @@
 #include "git/apply.h"
 #include "git/libgit2.h"
 #include "git/store.h"
+#include "run/session.h"
 #include "series/series.h"
 #include "sys/process.h"
 #include "sys/workdir.h"
@@ -71,5 +72,11 @@ git::ApplyResult apply_series_or_fail(Context& context, const Base& base,
 
 // Progress line on stderr: "kseries: <text>" with the elapsed time.
 void progress(const std::string& text);
+
+// The run layer's progress, printed by progress().
+class StderrStatus final : public run::Status {
+ public:
+  void progress(const std::string& line) override { cli::progress(line); }
+};
 
 }  // namespace kseries::cli

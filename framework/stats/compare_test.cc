@@ -228,15 +228,22 @@ TEST(VerdictTest, IdenticalSamplesAreSameNotUnknown) {
   EXPECT_EQ(d.verdict, Verdict::k_faster) << d.reason;
 }
 
+// Two icount boots a side, their means given.
+std::pair<std::vector<double>, std::vector<double>> two_boots_a_side(double base1, double base2,
+                                                                     double fast1, double fast2) {
+  auto base = icount_boot(base1, 0);
+  const auto base_again = icount_boot(base2, 1);
+  base.insert(base.end(), base_again.begin(), base_again.end());
+  auto fast = icount_boot(fast1, 2);
+  const auto fast_again = icount_boot(fast2, 3);
+  fast.insert(fast.end(), fast_again.begin(), fast_again.end());
+  return {base, fast};
+}
+
 TEST(VerdictTest, IcountBootsThatAgreePoolTheirRebinds) {
   // Two boots a side: as boot means the rank test cannot reach 0.05, but
   // under a deterministic clock agreeing boots are interchangeable.
-  auto base = icount_boot(30'000'000, 0);
-  const auto base2 = icount_boot(30'001'000, 1);
-  base.insert(base.end(), base2.begin(), base2.end());
-  auto fast = icount_boot(21'180'000, 2);
-  const auto fast2 = icount_boot(21'181'000, 3);
-  fast.insert(fast.end(), fast2.begin(), fast2.end());
+  const auto [base, fast] = two_boots_a_side(30'000'000, 30'001'000, 21'180'000, 21'181'000);
   CompareOptions options = icount_options();
   options.base_blocks = {20, 20};
   options.candidate_blocks = {20, 20};
@@ -250,12 +257,8 @@ TEST(VerdictTest, IcountBootsThatAgreePoolTheirRebinds) {
 }
 
 TEST(VerdictTest, IcountBootsThatDisagreeAreNotPooled) {
-  auto base = icount_boot(30'000'000, 0);
-  const auto base2 = icount_boot(31'000'000, 1);  // 3 % apart: something changed between boots
-  base.insert(base.end(), base2.begin(), base2.end());
-  auto fast = icount_boot(21'180'000, 2);
-  const auto fast2 = icount_boot(21'181'000, 3);
-  fast.insert(fast.end(), fast2.begin(), fast2.end());
+  // The base's boots 3 % apart: something changed between them.
+  const auto [base, fast] = two_boots_a_side(30'000'000, 31'000'000, 21'180'000, 21'181'000);
   CompareOptions options = icount_options();
   options.base_blocks = {20, 20};
   options.candidate_blocks = {20, 20};
