@@ -84,6 +84,52 @@ qemu::Accel accel_of(const std::string& text) {
   throw usage_error("--accel must be auto, kvm or tcg, not '" + text + "'");
 }
 
+// The session(s) of one `kseries boot`, and their reports written. With
+// --clock both, the same request under each clock, one after the other
+// (icount figures do not depend on what runs beside them), each in its own
+// directory of the run, one report with both.
+int run_sessions(const po::variables_map& vm, run::SessionRequest request, run::Services& services,
+                 run::Status& status) {
+  const bool both = request.clock == "both";
+  const fs::path run_dir = request.run_dir;
+  run::SessionReport all;
+  all.json = nlohmann::json::object();
+  for (const std::string& clock : both ? std::vector<std::string>{"icount", "wall"}
+                                       : std::vector<std::string>{request.clock}) {
+    run::SessionRequest one = request;
+    one.clock = clock;
+    if (both) {
+      one.run_dir = run_dir / clock;
+      fs::create_directories(one.run_dir);
+      status.progress("clock " + clock + ": a session of its own");
+    }
+    auto outcome = run::run_session(std::move(one), services, status);
+    if (outcome.end == run::SessionEnd::k_not_built) {
+      throw check_failure(outcome.why);
+    }
+    auto& report = outcome.report;
+    report.suite.name = "kseries boot " + vm["target"].as<std::string>() + " " +
+                        vm["case"].as<std::string>() + (both ? " (" + clock + ")" : "");
+    report.suite.timestamp = report::utc_timestamp();
+    if (!both) {
+      write_reports(vm, run_dir, report);
+      return report.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
+    }
+    all.text += "== clock " + clock + "\n" + report.text;
+    all.json[clock] = report.json;
+    all.failed = all.failed || report.failed;
+    all.suite.cases.insert(all.suite.cases.end(), report.suite.cases.begin(),
+                           report.suite.cases.end());
+    all.suite.properties = report.suite.properties;
+  }
+  all.suite.name = "kseries boot " + vm["target"].as<std::string>() + " " +
+                   vm["case"].as<std::string>() + " (icount and wall)";
+  all.suite.properties.emplace_back("clocks", "icount wall");
+  all.suite.timestamp = report::utc_timestamp();
+  write_reports(vm, run_dir, all);
+  return all.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
+}
+
 }  // namespace
 
 int run_boot(Context& context, const std::vector<std::string>& args) {
@@ -171,47 +217,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
   run::Services services{builder, context.runner(), context.workdir().root()};
   StderrStatus status;
-  // --clock both: the same request under each clock, one after the other
-  // (icount figures do not depend on what runs beside them), each in its
-  // own directory of the run, one report with both.
-  const bool both = request.clock == "both";
-  const fs::path run_dir = request.run_dir;
-  run::SessionReport all;
-  all.json = nlohmann::json::object();
-  for (const std::string& clock : both ? std::vector<std::string>{"icount", "wall"}
-                                       : std::vector<std::string>{request.clock}) {
-    run::SessionRequest one = request;
-    one.clock = clock;
-    if (both) {
-      one.run_dir = run_dir / clock;
-      fs::create_directories(one.run_dir);
-      status.progress("clock " + clock + ": a session of its own");
-    }
-    auto outcome = run::run_session(std::move(one), services, status);
-    if (outcome.end == run::SessionEnd::k_not_built) {
-      throw check_failure(outcome.why);
-    }
-    auto& report = outcome.report;
-    report.suite.name = "kseries boot " + vm["target"].as<std::string>() + " " +
-                        vm["case"].as<std::string>() + (both ? " (" + clock + ")" : "");
-    report.suite.timestamp = report::utc_timestamp();
-    if (!both) {
-      write_reports(vm, run_dir, report);
-      return report.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
-    }
-    all.text += "== clock " + clock + "\n" + report.text;
-    all.json[clock] = report.json;
-    all.failed = all.failed || report.failed;
-    all.suite.cases.insert(all.suite.cases.end(), report.suite.cases.begin(),
-                           report.suite.cases.end());
-    all.suite.properties = report.suite.properties;
-  }
-  all.suite.name = "kseries boot " + vm["target"].as<std::string>() + " " +
-                   vm["case"].as<std::string>() + " (icount and wall)";
-  all.suite.properties.emplace_back("clocks", "icount wall");
-  all.suite.timestamp = report::utc_timestamp();
-  write_reports(vm, run_dir, all);
-  return all.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
+  return run_sessions(vm, std::move(request), services, status);
 }
 
 }  // namespace kseries::cli

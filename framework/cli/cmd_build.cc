@@ -59,6 +59,106 @@ const char* status_word(kernel::StepStatus status) {
   return "?";
 }
 
+// A built (or cached) kernel: where it is, its test modules, its warnings
+// and those new versus the base build of the same target.
+void describe_kernel(const kernel::KernelBuild& kernel, const Step& step,
+                     const std::optional<kernel::KernelBuild>& base_kernel,
+                     std::ostringstream& summary, report::TestCase& test) {
+  summary << "  kernel " << kernel.bzimage.string() << "\n";
+  for (const auto& [module, ko] : kernel.modules) {
+    summary << "  test module " << module << ": " << ko.string() << "\n";
+  }
+  for (const auto& [module, why] : kernel.module_errors) {
+    summary << "  test module " << module << " does not build: " << why.substr(0, why.find('\n'))
+            << "\n";
+  }
+  test.properties = {{"kernel", kernel.key},
+                     {"bzImage", kernel.bzimage.string()},
+                     {"compiler", kernel.compiler},
+                     {"warnings", std::to_string(kernel.warnings.size())},
+                     {"cached", kernel.cached ? "yes" : "no"}};
+  if (!base_kernel || step.patch == 0) {
+    summary << "  warnings: " << kernel.warnings.size() << "\n";
+    return;
+  }
+  const std::set<std::string> before(base_kernel->warnings.begin(), base_kernel->warnings.end());
+  std::vector<std::string> added;
+  for (const auto& warning : kernel.warnings) {
+    if (!before.count(warning)) {
+      added.push_back(warning);
+    }
+  }
+  summary << "  warnings: " << kernel.warnings.size() << " (base " << base_kernel->warnings.size()
+          << "), new versus the base: " << added.size() << "\n";
+  for (const auto& warning : added) {
+    summary << "    new warning: " << warning << "\n";
+  }
+  test.properties.emplace_back("new_warnings", std::to_string(added.size()));
+}
+
+// A step that does not build: its first errors, each with the patch that
+// last touched the file, and make's failure lines.
+void describe_build_failure(const kernel::StepResult& result, const Step& step, const Series* top,
+                            const fs::path& log, std::ostringstream& summary,
+                            report::TestCase& test) {
+  test.status = report::CaseStatus::k_failed;
+  test.message = "does not build: " + step.label + " '" + step.subject + "'";
+  std::size_t shown = 0;
+  for (const auto& error : result.errors) {
+    if (++shown > 10) {
+      break;
+    }
+    std::string line = error.file + ":" + std::to_string(error.line) + ": " + error.message;
+    if (top) {
+      const std::string who = last_toucher(*top, step.patch, error.file);
+      line +=
+          who.empty() ? " (a file the series does not touch)" : " (last touched by " + who + ")";
+    }
+    summary << "  error: " << line << "\n";
+    test.detail += line + "\n";
+  }
+  for (const auto& failure : result.make_failures) {
+    summary << "  " << failure << "\n";
+    test.detail += failure + "\n";
+  }
+  summary << "  log " << log.string() << "\n";
+}
+
+// One step's summary lines and JUnit testcase; failed when it did not build
+// or the target is not constructible.
+report::TestCase describe_step(const Step& step, const kernel::StepResult& result,
+                               const std::string& target,
+                               const std::optional<kernel::KernelBuild>& base_kernel,
+                               const Series* top, const fs::path& log,
+                               std::ostringstream& summary) {
+  report::TestCase test;
+  test.classname = "build." + target;
+  test.name = step.label + " " + step.subject;
+  test.seconds = result.seconds;
+  summary << status_word(result.status) << " " << target << " @ " << step.label << " "
+          << git::to_hex(step.commit).substr(0, 12) << " " << step.subject << " ("
+          << static_cast<int>(result.seconds) << " s, " << result.compiled
+          << " objects compiled)\n";
+  if (result.kernel) {
+    describe_kernel(*result.kernel, step, base_kernel, summary, test);
+  } else if (result.status == kernel::StepStatus::k_configured) {
+    summary << "  every requested symbol kept its value; .config: " << result.config.string()
+            << "\n";
+    test.properties = {{"config", result.config.string()}};
+  } else if (result.status == kernel::StepStatus::k_not_constructible) {
+    test.status = report::CaseStatus::k_failed;
+    test.message = "target " + target + " is not constructible: olddefconfig dropped " +
+                   std::to_string(result.dropped.size()) + " requested symbol(s)";
+    for (const auto& line : result.dropped) {
+      summary << "  dropped: " << line << "\n";
+      test.detail += line + "\n";
+    }
+  } else {
+    describe_build_failure(result, step, top, log, summary, test);
+  }
+  return test;
+}
+
 }  // namespace
 
 fs::path configs_dir(const po::variables_map& vm) {
@@ -169,87 +269,13 @@ int run_build(Context& context, const std::vector<std::string>& args) {
     const auto result = builder.build(
         target, step.commit, log, [&](const std::string& text) { progress(tag + ": " + text); });
 
-    report::TestCase test;
-    test.classname = "build." + target.name;
-    test.name = step.label + " " + step.subject;
-    test.seconds = result.seconds;
-    summary << status_word(result.status) << " " << tag << " "
-            << git::to_hex(step.commit).substr(0, 12) << " " << step.subject << " ("
-            << static_cast<int>(result.seconds) << " s, " << result.compiled
-            << " objects compiled)\n";
-    if (result.kernel) {
-      const auto& kernel = *result.kernel;
-      summary << "  kernel " << kernel.bzimage.string() << "\n";
-      for (const auto& [module, ko] : kernel.modules) {
-        summary << "  test module " << module << ": " << ko.string() << "\n";
-      }
-      for (const auto& [module, why] : kernel.module_errors) {
-        summary << "  test module " << module
-                << " does not build: " << why.substr(0, why.find('\n')) << "\n";
-      }
-      test.properties = {{"kernel", kernel.key},
-                         {"bzImage", kernel.bzimage.string()},
-                         {"compiler", kernel.compiler},
-                         {"warnings", std::to_string(kernel.warnings.size())},
-                         {"cached", kernel.cached ? "yes" : "no"}};
-      if (base_kernel && step.patch > 0) {
-        const std::set<std::string> before(base_kernel->warnings.begin(),
-                                           base_kernel->warnings.end());
-        std::vector<std::string> added;
-        for (const auto& warning : kernel.warnings) {
-          if (!before.count(warning)) {
-            added.push_back(warning);
-          }
-        }
-        summary << "  warnings: " << kernel.warnings.size() << " (base "
-                << base_kernel->warnings.size() << "), new versus the base: " << added.size()
-                << "\n";
-        for (const auto& warning : added) {
-          summary << "    new warning: " << warning << "\n";
-        }
-        test.properties.emplace_back("new_warnings", std::to_string(added.size()));
-      } else {
-        summary << "  warnings: " << kernel.warnings.size() << "\n";
-      }
-    } else if (result.status == kernel::StepStatus::k_configured) {
-      summary << "  every requested symbol kept its value; .config: " << result.config.string()
-              << "\n";
-      test.properties = {{"config", result.config.string()}};
-    } else if (result.status == kernel::StepStatus::k_not_constructible) {
+    auto test = describe_step(step, result, target.name, base_kernel, top, log, summary);
+    if (test.status == report::CaseStatus::k_failed) {
       failed = true;
-      test.status = report::CaseStatus::k_failed;
-      test.message = "target " + target.name + " is not constructible: olddefconfig dropped " +
-                     std::to_string(result.dropped.size()) + " requested symbol(s)";
-      for (const auto& line : result.dropped) {
-        summary << "  dropped: " << line << "\n";
-        test.detail += line + "\n";
-      }
-    } else {
-      failed = true;
-      if (!first_broken && step.patch > 0) {
+      if (!first_broken && step.patch > 0 && !result.kernel &&
+          result.status != kernel::StepStatus::k_not_constructible) {
         first_broken = s;
       }
-      test.status = report::CaseStatus::k_failed;
-      test.message = "does not build: " + step.label + " '" + step.subject + "'";
-      std::size_t shown = 0;
-      for (const auto& error : result.errors) {
-        if (++shown > 10) {
-          break;
-        }
-        std::string line = error.file + ":" + std::to_string(error.line) + ": " + error.message;
-        if (top) {
-          const std::string who = last_toucher(*top, step.patch, error.file);
-          line += who.empty() ? " (a file the series does not touch)"
-                              : " (last touched by " + who + ")";
-        }
-        summary << "  error: " << line << "\n";
-        test.detail += line + "\n";
-      }
-      for (const auto& failure : result.make_failures) {
-        summary << "  " << failure << "\n";
-        test.detail += failure + "\n";
-      }
-      summary << "  log " << log.string() << "\n";
     }
     suite.cases.push_back(std::move(test));
   }
