@@ -63,7 +63,9 @@ int main(int argc, char** argv) {
     SystemProcessRunner runner;
     Context context(runner);
     try {
-      return command.run(context, args);
+      const int status = command.run(context, args);
+      context.finish_runs();  // the run wrote its report: runs/latest may move
+      return status;
     } catch (const Error& error) {
       std::cerr << "kseries " << command_name << ": error: " << error.describe() << "\n";
       return static_cast<int>(error.exit_code());

@@ -13,6 +13,12 @@ namespace {
 const auto k_started = std::chrono::steady_clock::now();
 }
 
+void Context::finish_runs() {
+  if (m_workdir) {
+    m_workdir->point_latest();
+  }
+}
+
 WorkDir& Context::workdir() {
   if (!m_workdir) {
     // Absolute once, here: later stages hand it to make and to other

@@ -33,6 +33,8 @@ class Context {
   // The work directory from --workdir (or the default), made absolute and
   // created on first use.
   WorkDir& workdir();
+  // Points runs/latest at this command's newest run (after its report).
+  void finish_runs();
   git::Store& store();
   void set_workdir_root(std::filesystem::path root) { m_root = std::move(root); }
 

@@ -40,10 +40,7 @@ std::filesystem::path WorkDir::new_run(std::string_view command) const {
   for (int n = 0; n < 1000; ++n) {
     auto dir = runs() / (n == 0 ? base : base + "-" + std::to_string(n));
     if (::mkdir(dir.c_str(), 0755) == 0) {
-      auto latest = runs() / "latest";
-      std::error_code ec;
-      std::filesystem::remove(latest, ec);
-      std::filesystem::create_directory_symlink(dir.filename(), latest, ec);
+      m_newest_run = dir;
       return dir;
     }
     if (errno != EEXIST) {
@@ -52,6 +49,21 @@ std::filesystem::path WorkDir::new_run(std::string_view command) const {
     }
   }
   throw infra_error("too many runs named " + base + " in " + runs().string());
+}
+
+void WorkDir::point_latest() const {
+  if (!m_newest_run) {
+    return;
+  }
+  // A new link renamed over the old one: readers never see no link.
+  const auto latest = runs() / "latest";
+  const auto staged = runs() / (".latest-" + m_newest_run->filename().string());
+  std::error_code ec;
+  std::filesystem::remove(staged, ec);
+  std::filesystem::create_directory_symlink(m_newest_run->filename(), staged, ec);
+  if (!ec) {
+    std::filesystem::rename(staged, latest, ec);
+  }
 }
 
 }  // namespace kseries

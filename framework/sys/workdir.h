@@ -4,6 +4,7 @@
 // run directory that no later run overwrites.
 
 #include <filesystem>
+#include <optional>
 #include <string_view>
 
 namespace kseries {
@@ -22,11 +23,16 @@ class WorkDir {
   std::filesystem::path runs() const { return m_root / "runs"; }
 
   // Creates runs/<UTC timestamp>-<command>[-N] exclusively (mkdir), so two
-  // runs never share a directory, and points runs/latest at it.
+  // runs never share a directory.
   std::filesystem::path new_run(std::string_view command) const;
+
+  // Points runs/latest at the newest run this process created, once its
+  // report is written (a run that died early leaves latest where it was).
+  void point_latest() const;
 
  private:
   std::filesystem::path m_root;
+  mutable std::optional<std::filesystem::path> m_newest_run;
 };
 
 }  // namespace kseries

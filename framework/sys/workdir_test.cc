@@ -22,7 +22,13 @@ TEST(WorkDirTest, RunsNeverShareADirectory) {
     EXPECT_TRUE(std::filesystem::is_directory(run));
     EXPECT_EQ(run.parent_path(), workdir.runs());
   }
-  EXPECT_TRUE(std::filesystem::is_symlink(workdir.runs() / "latest"));
+  // runs/latest moves only when the run's report is written.
+  EXPECT_FALSE(std::filesystem::exists(workdir.runs() / "latest"));
+  workdir.point_latest();
+  ASSERT_TRUE(std::filesystem::is_symlink(workdir.runs() / "latest"));
+  EXPECT_EQ(std::filesystem::read_symlink(workdir.runs() / "latest"), runs.rbegin()->filename());
+  const auto next = workdir.new_run("boot");
+  EXPECT_NE(std::filesystem::read_symlink(workdir.runs() / "latest"), next.filename());
 }
 
 TEST(WorkDirTest, DefaultRootFollowsXdgCacheHome) {
