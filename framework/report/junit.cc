@@ -4,11 +4,14 @@
 #include <pugixml.hpp>
 #include <sstream>
 
+#include "core/error.h"
 #include "sys/files.h"
 
 namespace kseries::report {
 
 namespace {
+
+constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
 
 std::string seconds_text(double seconds) {
   std::ostringstream out;
@@ -16,6 +19,48 @@ std::string seconds_text(double seconds) {
   out.precision(3);
   out << seconds;
   return out.str();
+}
+
+// The length of the well-formed UTF-8 sequence at the start of `text` that
+// encodes an XML 1.0 character, or 0: overlong forms, surrogates, U+FFFE,
+// U+FFFF, code points past U+10FFFF and cut sequences are not.
+size_t utf8_char_length(std::string_view text) {
+  const auto lead = static_cast<unsigned char>(text[0]);
+  size_t length = 0;
+  char32_t code = 0;
+  char32_t minimum = 0;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2, code = lead & 0x1F, minimum = 0x80;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3, code = lead & 0x0F, minimum = 0x800;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4, code = lead & 0x07, minimum = 0x10000;
+  } else {
+    return 0;
+  }
+  if (text.size() < length) {
+    return 0;
+  }
+  for (size_t i = 1; i < length; ++i) {
+    const auto next = static_cast<unsigned char>(text[i]);
+    if ((next & 0xC0) != 0x80) {
+      return 0;
+    }
+    code = (code << 6) | (next & 0x3F);
+  }
+  const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
+  if (code < minimum || code > 0x10FFFF || surrogate || code == 0xFFFE || code == 0xFFFF) {
+    return 0;
+  }
+  return length;
+}
+
+void set_attribute(pugi::xml_node node, const char* name, std::string_view value) {
+  node.append_attribute(name) = xml_safe(value).c_str();
+}
+
+void set_text(pugi::xml_node node, std::string_view text) {
+  node.text().set(xml_safe(text).c_str());
 }
 
 void add_properties(pugi::xml_node parent,
@@ -26,27 +71,67 @@ void add_properties(pugi::xml_node parent,
   auto node = parent.append_child("properties");
   for (const auto& [name, value] : properties) {
     auto property = node.append_child("property");
-    property.append_attribute("name") = name.c_str();
-    property.append_attribute("value") = value.c_str();
+    set_attribute(property, "name", name);
+    set_attribute(property, "value", value);
   }
 }
 
-// XML 1.0 cannot carry most control characters, even escaped: a kernel log
-// excerpt may hold them, so they become U+FFFD.
-std::string xml_safe(const std::string& text) {
+// GitLab shows a <failure>'s text, never its message attribute: the message
+// is the text's first line, the log excerpt follows.
+void add_outcome(pugi::xml_node node, const char* element, const TestCase& test) {
+  auto child = node.append_child(element);
+  set_attribute(child, "message", test.message);
+  std::string text = test.message;
+  if (!test.detail.empty()) {
+    text += (text.empty() ? "" : "\n") + test.detail;
+  }
+  if (!text.empty()) {
+    set_text(child, text);
+  }
+}
+
+// junit-10.xsd has no <properties> in <testcase>; its <system-out> is
+// allowed, so the properties open it as "name=value" lines.
+void add_system_out(pugi::xml_node node, const TestCase& test) {
+  std::string text;
+  for (const auto& [name, value] : test.properties) {
+    text += name + "=" + value + "\n";
+  }
+  text += test.system_out;
+  if (!text.empty()) {
+    set_text(node.append_child("system-out"), text);
+  }
+}
+
+}  // namespace
+
+std::string xml_safe(std::string_view text) {
   std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-      out += "\xEF\xBF\xBD";
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x80) {
+      const bool allowed = byte >= 0x20 || byte == '\t' || byte == '\n' || byte == '\r';
+      if (allowed) {
+        out += static_cast<char>(byte);
+      } else {
+        out += k_replacement;
+      }
+      ++i;
+      continue;
+    }
+    const size_t length = utf8_char_length(text.substr(i));
+    if (length == 0) {
+      out += k_replacement;
+      ++i;
     } else {
-      out += c;
+      out += text.substr(i, length);
+      i += length;
     }
   }
   return out;
 }
-
-}  // namespace
 
 std::string utc_timestamp() {
   const std::time_t now = std::time(nullptr);
@@ -63,74 +148,70 @@ std::string render_junit(const std::vector<TestSuite>& suites) {
   decl.append_attribute("version") = "1.0";
   decl.append_attribute("encoding") = "UTF-8";
   auto root = doc.append_child("testsuites");
-  size_t all_tests = 0, all_failures = 0, all_errors = 0, all_skipped = 0;
+  size_t all_tests = 0, all_failures = 0, all_errors = 0;
   double all_time = 0;
   for (const auto& suite : suites) {
     size_t failures = 0, errors = 0, skipped = 0;
     double time = 0;
     auto suite_node = root.append_child("testsuite");
-    suite_node.append_attribute("name") = suite.name.c_str();
+    set_attribute(suite_node, "name", suite.name);
     add_properties(suite_node, suite.properties);
     for (const auto& test : suite.cases) {
       auto node = suite_node.append_child("testcase");
-      node.append_attribute("classname") = test.classname.c_str();
-      node.append_attribute("name") = test.name.c_str();
-      node.append_attribute("time") = seconds_text(test.seconds).c_str();
+      set_attribute(node, "classname", test.classname);
+      set_attribute(node, "name", test.name);
+      set_attribute(node, "time", seconds_text(test.seconds));
       time += test.seconds;
-      add_properties(node, test.properties);
-      const char* element = nullptr;
       switch (test.status) {
         case CaseStatus::k_passed:
           break;
         case CaseStatus::k_failed:
-          element = "failure";
+          add_outcome(node, "failure", test);
           ++failures;
           break;
         case CaseStatus::k_error:
-          element = "error";
+          add_outcome(node, "error", test);
           ++errors;
           break;
         case CaseStatus::k_skipped:
-          element = "skipped";
+          add_outcome(node, "skipped", test);
           ++skipped;
           break;
       }
-      if (element) {
-        auto child = node.append_child(element);
-        child.append_attribute("message") = xml_safe(test.message).c_str();
-        if (!test.detail.empty()) {
-          child.text().set(xml_safe(test.detail).c_str());
-        }
-      }
-      if (!test.system_out.empty()) {
-        node.append_child("system-out").text().set(xml_safe(test.system_out).c_str());
-      }
+      add_system_out(node, test);
     }
     suite_node.append_attribute("tests") = static_cast<unsigned long long>(suite.cases.size());
     suite_node.append_attribute("failures") = static_cast<unsigned long long>(failures);
     suite_node.append_attribute("errors") = static_cast<unsigned long long>(errors);
+    // junit-10.xsd allows "skipped" on <testsuite>, not on <testsuites>.
     suite_node.append_attribute("skipped") = static_cast<unsigned long long>(skipped);
-    suite_node.append_attribute("time") = seconds_text(time).c_str();
+    set_attribute(suite_node, "time", seconds_text(time));
     if (!suite.timestamp.empty()) {
-      suite_node.append_attribute("timestamp") = suite.timestamp.c_str();
+      set_attribute(suite_node, "timestamp", suite.timestamp);
     }
     all_tests += suite.cases.size();
     all_failures += failures;
     all_errors += errors;
-    all_skipped += skipped;
     all_time += time;
   }
   root.append_attribute("tests") = static_cast<unsigned long long>(all_tests);
   root.append_attribute("failures") = static_cast<unsigned long long>(all_failures);
   root.append_attribute("errors") = static_cast<unsigned long long>(all_errors);
-  root.append_attribute("skipped") = static_cast<unsigned long long>(all_skipped);
-  root.append_attribute("time") = seconds_text(all_time).c_str();
+  set_attribute(root, "time", seconds_text(all_time));
   std::ostringstream out;
   doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
   return out.str();
 }
 
-void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites) {
+void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites,
+                 std::ostream& standard_output) {
+  if (file == "-") {
+    standard_output << render_junit(suites) << std::flush;
+    if (!standard_output) {
+      throw Error(ErrorKind::k_infrastructure, "cannot write the JUnit report to stdout");
+    }
+    return;
+  }
   write_file(file, render_junit(suites));
 }
 

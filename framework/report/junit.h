@@ -1,10 +1,13 @@
 #pragma once
 // JUnit XML, the shape CI systems (Jenkins, GitLab, GitHub reporters) read:
 // <testsuites> of <testsuite> of <testcase>, with <failure>/<error>/<skipped>
-// carrying a message and a log excerpt, and <properties> for evidence.
+// carrying a message and a log excerpt, and <properties> for evidence. The
+// output validates against Jenkins xUnit's junit-10.xsd (tests/data/).
 
 #include <filesystem>
+#include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,6 +22,8 @@ struct TestCase {
   CaseStatus status = CaseStatus::k_passed;
   std::string message;  // one line: why it failed or was skipped
   std::string detail;   // the log excerpt (element text)
+  // Written as "name=value" lines at the top of <system-out>: the schema has
+  // no <properties> inside <testcase>.
   std::vector<std::pair<std::string, std::string>> properties;
   std::string system_out;
 };
@@ -31,11 +36,17 @@ struct TestSuite {
 };
 
 // Renders the document; counts (tests, failures, errors, skipped, time) are
-// computed from the cases, never given.
+// computed from the cases, never given. Every string goes through xml_safe.
 std::string render_junit(const std::vector<TestSuite>& suites);
 
-// Writes the rendered document; throws Error(k_infrastructure) naming the file.
-void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites);
+// Writes the rendered document to `file`, or to `standard_output` when `file`
+// is "-"; throws Error(k_infrastructure) naming the file.
+void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites,
+                 std::ostream& standard_output = std::cout);
+
+// `text` as XML 1.0 can carry it: C0 controls other than tab, newline and CR
+// (not allowed even as &#N;) and bytes that are not valid UTF-8 become U+FFFD.
+std::string xml_safe(std::string_view text);
 
 // The current UTC time as "2026-11-30T01:02:03".
 std::string utc_timestamp();

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <pugixml.hpp>
+#include <sstream>
+
+#include "testing/temp_dir.h"
 
 namespace kseries::report {
 namespace {
@@ -35,7 +38,7 @@ TEST(JunitTest, CountsMatchChildren) {
   EXPECT_EQ(root.attribute("tests").as_int(), 4);
   EXPECT_EQ(root.attribute("failures").as_int(), 1);
   EXPECT_EQ(root.attribute("errors").as_int(), 1);
-  EXPECT_EQ(root.attribute("skipped").as_int(), 1);
+  EXPECT_FALSE(root.attribute("skipped"));  // junit-10.xsd refuses it there
   for (auto suite : root.children("testsuite")) {
     int tests = 0, failures = 0, errors = 0, skipped = 0;
     double time = 0;
@@ -63,18 +66,84 @@ TEST(JunitTest, FailureCarriesMessageAndEscapedExcerpt) {
   ASSERT_TRUE(failure);
   EXPECT_STREQ(failure.attribute("message").value(), "does not apply");
   const std::string text = failure.text().get();
+  EXPECT_EQ(text.rfind("does not apply\nhunk 1", 0), 0u) << text;  // GitLab shows only the text
   EXPECT_NE(text.find("<@@ -1 +1 @@> &"), std::string::npos) << text;
   EXPECT_EQ(text.find('\x01'), std::string::npos);
 }
 
-TEST(JunitTest, PropertiesAreWritten) {
+TEST(JunitTest, SuitePropertiesStayCasePropertiesOpenSystemOut) {
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(render_junit(sample()).c_str()));
-  const auto property =
-      doc.select_node("//testcase[@name='01 first']/properties/property[@name='commit']").node();
-  ASSERT_TRUE(property);
-  EXPECT_STREQ(property.attribute("value").value(), "abc");
+  EXPECT_FALSE(doc.select_node("//testcase/properties"));
+  const auto first = doc.select_node("//testcase[@name='01 first']/system-out").node();
+  ASSERT_TRUE(first);
+  EXPECT_STREQ(first.text().get(), "commit=abc\n");
+  EXPECT_STREQ(doc.select_node("//testcase[@name='04 fourth']/system-out").node().text().get(),
+               "out");
   EXPECT_TRUE(doc.select_node("/testsuites/testsuite/properties/property[@name='base']"));
+}
+
+TEST(JunitTest, XmlSafeKeepsUtf8AndReplacesWhatXmlCannotCarry) {
+  const std::string bad = "\xEF\xBF\xBD";
+  EXPECT_EQ(xml_safe("tab\tnl\ncr\r caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x90\xA7"),
+            "tab\tnl\ncr\r caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x90\xA7");
+  EXPECT_EQ(xml_safe("\x1b[31m"), bad + "[31m");
+  EXPECT_EQ(xml_safe("a\x0c"
+                     "b"),
+            "a" + bad + "b");
+  EXPECT_EQ(xml_safe(std::string("a\0b", 3)), "a" + bad + "b");
+  EXPECT_EQ(xml_safe("caf\xE9!"), "caf" + bad + "!");    // Latin-1, not UTF-8
+  EXPECT_EQ(xml_safe("\xFF\xFE"), bad + bad);            // never in UTF-8
+  EXPECT_EQ(xml_safe("\xC3"), bad);                      // cut sequence
+  EXPECT_EQ(xml_safe("\xC0\xAF"), bad + bad);            // overlong '/'
+  EXPECT_EQ(xml_safe("\xED\xA0\x80"), bad + bad + bad);  // a surrogate
+  EXPECT_EQ(xml_safe("\xEF\xBF\xBF"), bad + bad + bad);  // U+FFFF, not an XML char
+}
+
+// A report as hostile as a kernel log: controls and stray bytes in every
+// field the writer emits.
+std::vector<TestSuite> hostile() {
+  const std::string junk = std::string("esc\x1b[0m ff\x0c nul") + '\0' + " e9\xE9 ff\xFF";
+  TestSuite suite;
+  suite.name = "suite " + junk;
+  suite.timestamp = "2026-12-01T00:00:00";
+  suite.properties = {{"base " + junk, "value " + junk}};
+  TestCase pass{"class " + junk,
+                "pass " + junk,
+                1.5,
+                CaseStatus::k_passed,
+                "",
+                "",
+                {{"commit", "abc"}, {"name " + junk, "value " + junk}},
+                "out " + junk};
+  TestCase fail{"class",           "fail " + junk,   0.25, CaseStatus::k_failed,
+                "message " + junk, "detail " + junk, {},   ""};
+  TestCase error{"class", "error", 0, CaseStatus::k_error, "message " + junk, "", {}, ""};
+  TestCase skip{"class", "skip", 0, CaseStatus::k_skipped, "message " + junk, "", {}, ""};
+  suite.cases = {pass, fail, error, skip};
+  TestSuite empty;
+  empty.name = "empty";
+  return {suite, empty};
+}
+
+TEST(JunitTest, HostileReportIsWellFormedUtf8) {
+  const std::string xml = render_junit(hostile());
+  EXPECT_EQ(xml_safe(xml), xml);  // no control but tab/newline/CR, UTF-8 only
+  EXPECT_EQ(xml.find("&#"), std::string::npos) << xml;
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(xml.c_str()));
+  EXPECT_TRUE(doc.select_node("//testcase[@name='skip']/skipped"));
+}
+
+TEST(JunitTest, DashMeansStandardOutput) {
+  testing::TempDir dir;
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  std::ostringstream out;
+  write_junit("-", sample(), out);
+  std::filesystem::current_path(cwd);
+  EXPECT_EQ(out.str(), render_junit(sample()));
+  EXPECT_FALSE(std::filesystem::exists(dir / "-"));
 }
 
 }  // namespace
