@@ -2,16 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/text.h"
+
 namespace kseries::guest {
 namespace {
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const auto& line : lines) {
-    text += line + "\n";
-  }
-  return text;
-}
 
 TEST(CaseStatusTest, ACompleteCaseHasNoProblems) {
   const auto events = parse_protocol(
@@ -31,7 +25,7 @@ TEST(CaseStatusTest, AGuestThatDiesEarlyFails) {
       "KSERIES case-start name=demo\n"
       "KSERIES case-end name=demo rc=3\n"
       "KSERIES poweroff\n");
-  const std::string text = joined(case_problems(events, {"fsdax-dev"}));
+  const std::string text = join_lines(case_problems(events, {"fsdax-dev"}));
   EXPECT_NE(text.find("the case 'demo' exited with rc=3 (protocol line 2)"), std::string::npos)
       << text;
   EXPECT_NE(text.find("no result for setup fsdax-dev"), std::string::npos) << text;
@@ -41,7 +35,7 @@ TEST(CaseStatusTest, NoCaseEndMeansTheGuestDiedInsideTheCase) {
   const auto events = parse_protocol(
       "KSERIES case-start name=demo\n"
       "KSERIES result status=pass subject=fsdax-dev reason=ok\n");
-  const std::string text = joined(case_problems(events, {"fsdax-dev"}));
+  const std::string text = join_lines(case_problems(events, {"fsdax-dev"}));
   EXPECT_NE(text.find("did not finish (no case-end"), std::string::npos) << text;
   EXPECT_EQ(text.find("no result"), std::string::npos) << text;
 }

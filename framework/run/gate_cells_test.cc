@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/text.h"
+
 #include "core/error.h"
 #include "run/checkpatch.h"
 #include "testing/temp_dir.h"
@@ -11,14 +13,6 @@ namespace {
 
 CellResult cell(const std::string& name, CellStatus status, const std::string& detail = "") {
   return {"s/v1", name, status, detail.substr(0, detail.find('\n')), detail, 1, {}};
-}
-
-std::string joined(const SeriesVerdict& v) {
-  std::string text;
-  for (const auto& line : v.lines) {
-    text += line + "\n";
-  }
-  return text;
 }
 
 TEST(ExpectationsTest, ParsesAndRefusesNamingTheLine) {
@@ -49,7 +43,8 @@ TEST(JudgeSeriesTest, AGoodSeriesPassesOnlyWhenNothingFails) {
   cells.push_back(cell("pmem memmap-types", CellStatus::k_error, "no such module"));
   const auto v = judge_series("s/v1", cells, std::nullopt);
   EXPECT_FALSE(v.ok);
-  EXPECT_NE(joined(v).find("FAILED pmem memmap-types: no such module"), std::string::npos);
+  EXPECT_NE(join_lines(v.lines).find("FAILED pmem memmap-types: no such module"),
+            std::string::npos);
 }
 
 TEST(JudgeSeriesTest, ExpectedFailuresMustHappenWithTheirText) {
@@ -61,14 +56,16 @@ TEST(JudgeSeriesTest, ExpectedFailuresMustHappenWithTheirText) {
   // An expected failure that passes is an error (the check did not catch it).
   const auto passed = judge_series("s/v1", {cell("pmem memmap-types", CellStatus::k_pass)}, expect);
   EXPECT_FALSE(passed.ok);
-  EXPECT_NE(joined(passed).find("was expected to fail with 'field _refcount' but is pass"),
-            std::string::npos)
-      << joined(passed);
+  EXPECT_NE(
+      join_lines(passed.lines).find("was expected to fail with 'field _refcount' but is pass"),
+      std::string::npos)
+      << join_lines(passed.lines);
   // Failing for another reason is not the expected failure.
   const auto other =
       judge_series("s/v1", {cell("pmem memmap-types", CellStatus::k_fail, "guest died")}, expect);
   EXPECT_FALSE(other.ok);
-  EXPECT_NE(joined(other).find("failed, but not with 'field _refcount'"), std::string::npos);
+  EXPECT_NE(join_lines(other.lines).find("failed, but not with 'field _refcount'"),
+            std::string::npos);
   // Another cell failing is still a failure; a cell that never ran is an error.
   const auto extra = judge_series("s/v1",
                                   {cell("pmem memmap-types", CellStatus::k_fail, "field _refcount"),
@@ -77,7 +74,7 @@ TEST(JudgeSeriesTest, ExpectedFailuresMustHappenWithTheirText) {
   EXPECT_FALSE(extra.ok);
   const auto missing = judge_series("s/v1", {cell("apply", CellStatus::k_pass)}, expect);
   EXPECT_FALSE(missing.ok);
-  EXPECT_NE(joined(missing).find("did not run"), std::string::npos);
+  EXPECT_NE(join_lines(missing.lines).find("did not run"), std::string::npos);
 }
 
 TEST(CellStoreTest, SavesAfterEveryCellAndResumesFinishedOnes) {
