@@ -113,7 +113,14 @@ SetupVerdict judge_setup(const SetupDumps& d) {
   if (d.slow->header().get(Word::k_tracepoint_on_at_init) != 1) {
     problems.push_back("the slow dump's init ran with page_ref_set off");
   }
-  if (d.slow_trace_events && *d.slow_trace_events < min_slow_path_events(*d.slow)) {
+  if (!d.slow_trace_events) {
+    // Without the count nothing shows the "slow" dump came from the slow
+    // path: a series that ignores the tracepoint would compare its fast
+    // path with itself.
+    problems.push_back(
+        "no page_ref_set event count for the slow bind: nothing shows the slow dump came from "
+        "the slow path");
+  } else if (*d.slow_trace_events < min_slow_path_events(*d.slow)) {
     problems.push_back("the slow bind emitted " + std::to_string(*d.slow_trace_events) +
                        " page_ref_set events, fewer than the " +
                        std::to_string(min_slow_path_events(*d.slow)) +

@@ -13,6 +13,7 @@ SetupDumps correct_setup() {
   d.fast = make_synthetic_dump({});
   d.slow = make_synthetic_dump({});
   d.slow->header().set(Word::k_tracepoint_on_at_init, 1);
+  d.slow_trace_events = min_slow_path_events(*d.slow);
   d.unwritten = make_synthetic_dump({});
   d.unwritten->header().set(Word::k_unwritten_pfn, 0x100201);
   d.unwritten->set_page(0x100201, std::string(64, '\xc3'));
@@ -23,6 +24,15 @@ TEST(OracleEquivalence, ACorrectSetupPasses) {
   const SetupVerdict v = judge_setup(correct_setup());
   EXPECT_EQ(v.status, VerdictStatus::k_pass) << v.summary << "\n" << v.details;
   EXPECT_NE(v.summary.find("unwritten pfn 0x100201 detected"), std::string::npos) << v.summary;
+}
+
+TEST(OracleEquivalence, NoSlowPathEventCountIsNotAPass) {
+  SetupDumps d = correct_setup();
+  d.slow_trace_events.reset();  // a series that ignores the tracepoint would compare fast with fast
+  const SetupVerdict v = judge_setup(d);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("no page_ref_set event count for the slow bind"), std::string::npos)
+      << v.summary;
 }
 
 TEST(OracleEquivalence, AnUnwrittenDumpWithoutPoisonFailsTheProof) {

@@ -61,6 +61,7 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   record.role = kernel.role;
   record.kernel = kernel.name;
   record.round = round;
+  record.clock = spec.vm.clock;
   qemu::VmSpec boot = spec.vm;
   boot.kernel = kernel.build.bzimage;
   boot.initramfs = kernel.initramfs;

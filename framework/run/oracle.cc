@@ -68,6 +68,32 @@ class HugetlbTailsOracle final : public Oracle {
   }
 };
 
+// slow-path-work: the work of the base's memmap_init_zone_device() per
+// setup, the candidate's against the baseline's (sanitizer-gating).
+class SlowPathWorkOracle final : public Oracle {
+ public:
+  std::string name() const override { return "slow-path-work"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    record.work = oracle::collect_slow_path_work(record.events);
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    std::vector<oracle::SetupVerdict> verdicts;
+    const auto clock = candidate.clock == qemu::Clock::k_icount && baseline.clock == candidate.clock
+                           ? oracle::WorkClock::k_instructions
+                           : oracle::WorkClock::k_wall;
+    for (const auto& setup : guest::passed_subjects(candidate.events)) {
+      const auto base = baseline.work.find(setup);
+      const auto mine = candidate.work.find(setup);
+      verdicts.push_back(oracle::judge_slow_path_work(
+          setup, base == baseline.work.end() ? std::vector<double>{} : base->second,
+          mine == candidate.work.end() ? std::vector<double>{} : mine->second, clock));
+    }
+    return verdicts;
+  }
+};
+
 }  // namespace
 
 std::vector<oracle::SetupVerdict> Oracle::judge_pair(const BootRecord&, const BootRecord&) const {
@@ -78,17 +104,18 @@ const Oracle* find_oracle(const std::string& name) {
   static const EquivalenceOracle equivalence;
   static const VsBaseOracle vs_base;
   static const HugetlbTailsOracle hugetlb;
+  static const SlowPathWorkOracle work;
   if (name.empty()) {
     return nullptr;
   }
   for (const Oracle* oracle :
-       std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb}) {
+       std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb, &work}) {
     if (oracle->name() == name) {
       return oracle;
     }
   }
   throw usage_error("unknown oracle '" + name +
-                    "' (known: memmap-equivalence, memmap-vs-base, hugetlb-tails)");
+                    "' (known: memmap-equivalence, memmap-vs-base, hugetlb-tails, slow-path-work)");
 }
 
 std::vector<std::string> missing_evidence(const Oracle& oracle, const BootRecord& record) {
@@ -103,10 +130,13 @@ std::vector<std::string> missing_evidence(const Oracle& oracle, const BootRecord
   for (const auto& dumps : record.dumps) {
     judged.insert(dumps.setup);
   }
+  for (const auto& [setup, samples] : record.work) {
+    judged.insert(setup);
+  }
   for (const auto& setup : guest::passed_subjects(record.events)) {
     if (!judged.count(setup)) {
       problems.push_back("oracle " + oracle.name() + " has nothing to judge for setup " + setup +
-                         " (no dump of it on the bulk disk)");
+                         " (no dump of it on the bulk disk, no measurement)");
     }
   }
   return problems;

@@ -6,6 +6,7 @@
 #include <git2.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "kernel/kernel_build.h"
 #include "oracle/equivalence.h"
 #include "oracle/hugetlb_tails.h"
+#include "oracle/slow_path_work.h"
 #include "qemu/vm.h"
 
 namespace kseries::run {
@@ -58,6 +60,10 @@ struct BootRecord {
   std::vector<oracle::SetupDumps> dumps;       // kept for the oracle's pairing
   std::vector<oracle::SetupVerdict> verdicts;  // the oracle's verdicts of this boot alone
   oracle::HugetlbDumps hugetlb;                // kept for the oracle's pairing
+  // slow-path-work: per setup, the work binds' memmap_init_ns, and the
+  // clock that measured them (instructions under icount).
+  std::map<std::string, std::vector<double>> work;
+  qemu::Clock clock = qemu::Clock::k_wall;
 };
 
 // Where a session's progress lines go: injected, so tests can record the

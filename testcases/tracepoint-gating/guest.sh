@@ -19,7 +19,16 @@
 #   expect=slow        sanitizer builds: the fast path must never run
 #   fastpath=SYM       the fast path's function (default
 #                      zone_device_page_init_from_template, the series' own);
-#                      absent from the base kernel, which has no fast path
+#                      absent from the base kernel, which has no fast path.
+#                      Extra information only: a series may name its helper
+#                      otherwise or inline it, so its absence proves nothing
+#   work=N             after the two binds, N more binds with page_ref_set
+#                      off, memmap_init_zone_device() timed by function_graph
+#                      (memmap_init_ns kind=rebind purpose=work): the work of
+#                      a function every kernel has, which the host compares
+#                      with the base's (oracle slow-path-work). expect=slow
+#                      needs it: it is the evidence that does not depend on
+#                      the series' names (default 0)
 
 ERR=/tmp/gating.err
 . /testcases/lib/kseries.sh
@@ -34,18 +43,21 @@ KLOG=/tmp/gating.dmesg
 setups=""
 expect=tracepoint
 fastpath=zone_device_page_init_from_template
+work=0
 in_setups=0
 for arg in "$@"; do
   case "$arg" in
     setups=*) setups="$setups $(echo "${arg#setups=}" | tr '+:' '  ')"; in_setups=1 ;;
     expect=*) expect=${arg#expect=}; in_setups=0 ;;
     fastpath=*) fastpath=${arg#fastpath=}; in_setups=0 ;;
+    work=*) work=${arg#work=}; in_setups=0 ;;
     '') ;;
-    *=*) fail arguments "unknown argument '$arg' (known: setups expect fastpath)"; exit 2 ;;
+    *=*) fail arguments "unknown argument '$arg' (known: setups expect fastpath work)"; exit 2 ;;
     *) if [ "$in_setups" = 1 ]; then setups="$setups $arg"; else fail arguments "unexpected word '$arg'"; exit 2; fi ;;
   esac
 done
 case "$expect" in tracepoint | slow) ;; *) fail arguments "expect must be tracepoint or slow"; exit 2 ;; esac
+case "$work" in '' | *[!0-9]*) fail arguments "work must be a number"; exit 2 ;; esac
 [ -n "$(echo $setups)" ] || setups="fsdax-mem fsdax-dev devdax-mem devdax-dev"
 
 DDC=/sys/kernel/debug/dynamic_debug/control
@@ -73,6 +85,10 @@ elif [ -w "$FP/events/kseries/fastpath/enable" ]; then
 else
   fp_why="no kseries/fastpath event in $FP"
 fi
+# The work binds' clock: function_graph on $FN (lib/fgraph.sh), set up once.
+. /testcases/lib/fgraph.sh
+[ "$work" -gt 0 ] && trace_setup
+
 # Events since the last clear: entries kept plus entries overwritten.
 count() { cat "$1"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }'; }
 pages_of() { sed -n "s/.*$FN initialised \([0-9]*\) pages in.*/\1/p" "$KLOG" | awk '{ s += $1 } END { print s + 0 }'; }
@@ -111,6 +127,23 @@ bind_once() {
   return 0
 }
 
+# work_binds: $work binds with page_ref_set and the kprobe off, each timing
+# $FN. Appends to $problems and returns 1 when one cannot be measured.
+work_binds() {
+  local i=1
+  [ "$work" -gt 0 ] || return 0
+  [ "$have_ns" = 1 ] || { problems="$problems no work measurement: $ns_skip;"; return 1; }
+  while [ "$i" -le "$work" ]; do
+    sysw "$unbindfile" "$bdev" || { problems="$problems work unbind: $(err);"; return 1; }
+    echo >"$T/trace"
+    sysw "$bindfile" "$bdev" || { problems="$problems work bind $i: $(err);"; return 1; }
+    set -- $(trace_read_ns)
+    [ "$1" -ge 1 ] || { problems="$problems work bind $i left no $FN call in $T/trace;"; return 1; }
+    kseries_measure "$setup" $((i + 1)) memmap_init_ns "$2" ns kind=rebind calls="$1" purpose=work
+    i=$((i + 1))
+  done
+}
+
 run_setup() {
   local setup=$1 rc off_calls min facts=""
   problems=""
@@ -124,6 +157,7 @@ run_setup() {
   bind_once off off || { fail "$setup" "$problems"; free_ns; return; }
   off_calls=$fp_calls
   bind_once on on || { fail "$setup" "$problems"; free_ns; return; }
+  work_binds || { fail "$setup" "$problems"; free_ns; return; }
   pmem_teardown || problems="$problems teardown: $(err);"
 
   if [ "$have_fp" = 1 ]; then
@@ -134,6 +168,10 @@ run_setup() {
     fi
   else
     facts="$fp_why"
+  fi
+  [ "$work" -gt 0 ] && facts="$facts; $work work binds timed (judged against the base's on the host)"
+  if [ "$expect" = slow ] && [ "$work" = 0 ] && [ "$have_fp" = 0 ]; then
+    problems="$problems no evidence that the slow path ran with page_ref_set off: $fp_why, and no work binds (work=N);"
   fi
   if [ "$have_tp" = 1 ]; then
     min=$(min_events "$setup" "$pages")
@@ -146,7 +184,7 @@ run_setup() {
   fi
   if [ -n "$problems" ]; then
     fail "$setup" "$problems ($facts)"
-  elif [ "$have_fp" = 0 ] && [ "$have_tp" = 0 ]; then
+  elif [ "$have_fp" = 0 ] && [ "$have_tp" = 0 ] && [ "$work" = 0 ]; then
     skip "$setup" "nothing to observe: $fp_why, and no page_ref_set tracepoint"
   else
     kseries_result pass "$setup" "$(clean "$facts")"
@@ -156,5 +194,6 @@ run_setup() {
 for setup in $setups; do
   run_setup "$setup"
 done
+trace_teardown
 [ "$have_fp" = 1 ] && echo "-:kseries/fastpath" >>"$T/kprobe_events" 2>/dev/null
 exit 0
