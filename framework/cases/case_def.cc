@@ -1,5 +1,7 @@
 #include "cases/case_def.h"
 
+#include <algorithm>
+
 #include <sstream>
 
 #include "core/config_lines.h"
@@ -8,6 +10,12 @@
 #include "sys/files.h"
 
 namespace kseries::cases {
+
+const std::vector<std::string>& oracle_names() {
+  static const std::vector<std::string> names{"memmap-equivalence", "memmap-vs-base",
+                                              "hugetlb-tails", "slow-path-work"};
+  return names;
+}
 
 namespace fs = std::filesystem;
 
@@ -56,12 +64,13 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
         }
         def.modules = list;
       } else {
-        if (list.size() != 1 || (list[0] != "memmap-equivalence" && list[0] != "memmap-vs-base" &&
-                                 list[0] != "hugetlb-tails")) {
-          throw usage_error(where +
-                            ": oracle must be memmap-equivalence, memmap-vs-base or "
-                            "hugetlb-tails, not '" +
-                            value + "'");
+        const auto& known = oracle_names();
+        if (list.size() != 1 || std::find(known.begin(), known.end(), list[0]) == known.end()) {
+          std::string names;
+          for (const auto& name : known) {
+            names += (names.empty() ? "" : ", ") + name;
+          }
+          throw usage_error(where + ": oracle must be one of " + names + ", not '" + value + "'");
         }
         def.oracle = list[0];
       }

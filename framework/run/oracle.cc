@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "cases/case_def.h"
 #include "core/error.h"
 #include "guest/case_status.h"
 
@@ -114,8 +115,11 @@ const Oracle* find_oracle(const std::string& name) {
       return oracle;
     }
   }
-  throw usage_error("unknown oracle '" + name +
-                    "' (known: memmap-equivalence, memmap-vs-base, hugetlb-tails, slow-path-work)");
+  std::string known;
+  for (const auto& n : cases::oracle_names()) {
+    known += (known.empty() ? "" : ", ") + n;
+  }
+  throw usage_error("unknown oracle '" + name + "' (known: " + known + ")");
 }
 
 std::vector<std::string> missing_evidence(const Oracle& oracle, const BootRecord& record) {
