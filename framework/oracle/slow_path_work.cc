@@ -73,8 +73,7 @@ std::map<std::string, std::vector<double>> collect_slow_path_work(
     const std::vector<guest::Event>& events) {
   std::map<std::string, std::vector<double>> work;
   for (const auto& m : guest::measurements(events)) {
-    const auto purpose = m.extra.find("purpose");
-    if (m.metric == "memmap_init_ns" && purpose != m.extra.end() && purpose->second == "work") {
+    if (m.metric == "memmap_init_ns" && m.kind == "work") {
       work[m.setup].push_back(m.value);
     }
   }

@@ -5,21 +5,18 @@
 namespace kseries::oracle {
 namespace {
 
-guest::Event measure(const std::string& setup, double value, const std::string& purpose) {
+guest::Event measure(const std::string& setup, double value, const std::string& kind) {
   guest::Event e;
   e.verb = "measure";
   e.fields = {{"setup", setup}, {"iter", "2"},    {"metric", "memmap_init_ns"},
-              {"value", std::to_string(value)}, {"unit", "ns"}, {"kind", "rebind"}};
-  if (!purpose.empty()) {
-    e.fields["purpose"] = purpose;
-  }
+              {"value", std::to_string(value)}, {"unit", "ns"}, {"kind", kind}};
   return e;
 }
 
 TEST(SlowPathWork, CollectsOnlyTheWorkBindsPerSetup) {
   const auto work = collect_slow_path_work({measure("fsdax-mem", 100, "work"),
                                             measure("fsdax-mem", 110, "work"),
-                                            measure("fsdax-mem", 5, ""),
+                                            measure("fsdax-mem", 5, "rebind"),
                                             measure("devdax-mem", 7, "work")});
   ASSERT_EQ(work.size(), 2u);
   EXPECT_EQ(work.at("fsdax-mem"), (std::vector<double>{100, 110}));

@@ -38,8 +38,7 @@ BootRecord work_boot(KernelRole role, double ns, qemu::Clock clock) {
                                 {"metric", "memmap_init_ns"},
                                 {"value", std::to_string(ns)},
                                 {"unit", "ns"},
-                                {"kind", "rebind"},
-                                {"purpose", "work"}})};
+                                {"kind", "work"}})};
   return r;
 }
 

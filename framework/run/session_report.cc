@@ -241,6 +241,27 @@ void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
   }
 }
 
+// A metric measured on one kernel and not on the other cannot be compared:
+// that fails (a series that renames or inlines what is timed must not pass
+// by leaving nothing to compare).
+void add_one_sided(Sink& s, const KernelUnderTest& has, const KernelUnderTest& lacks) {
+  for (const auto& [key, samples] : has.timing) {
+    if (samples.rebinds.empty() || lacks.timing.count(key)) {
+      continue;
+    }
+    const std::string why = key.second + " of " + key.first + " measured on " + has.name +
+                            " and not on " + lacks.name + ": nothing to compare";
+    s.out << "FAIL " << why << "\n";
+    s.failed = true;
+    report::TestCase test;
+    test.classname = "compare." + s.facts.target + "." + s.facts.test_case;
+    test.name = key.first + " " + key.second;
+    test.status = report::CaseStatus::k_failed;
+    test.message = why;
+    s.suite.cases.push_back(std::move(test));
+  }
+}
+
 void add_comparison(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b) {
   std::vector<stats::LkpRow> rows;
   for (const auto& [key, samples] : a.timing) {
@@ -285,6 +306,8 @@ void add_comparison(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b)
     s.suite.cases.push_back(std::move(test));
   }
   s.out << stats::render_lkp_table(a.name, b.name, rows);
+  add_one_sided(s, a, b);
+  add_one_sided(s, b, a);
 }
 
 // A/A: how small a slowdown would the same setting have detected?

@@ -24,7 +24,7 @@
 #                      otherwise or inline it, so its absence proves nothing
 #   work=N             after the two binds, N more binds with page_ref_set
 #                      off, memmap_init_zone_device() timed by function_graph
-#                      (memmap_init_ns kind=rebind purpose=work): the work of
+#                      (memmap_init_ns kind=work): the work of
 #                      a function every kernel has, which the host compares
 #                      with the base's (oracle slow-path-work). expect=slow
 #                      needs it: it is the evidence that does not depend on
@@ -139,7 +139,7 @@ work_binds() {
     sysw "$bindfile" "$bdev" || { problems="$problems work bind $i: $(err);"; return 1; }
     set -- $(trace_read_ns)
     [ "$1" -ge 1 ] || { problems="$problems work bind $i left no $FN call in $T/trace;"; return 1; }
-    kseries_measure "$setup" $((i + 1)) memmap_init_ns "$2" ns kind=rebind calls="$1" purpose=work
+    kseries_measure "$setup" $((i + 1)) memmap_init_ns "$2" ns kind=work calls="$1"
     i=$((i + 1))
   done
 }

@@ -1,0 +1,46 @@
+#include "run/session_report.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::run {
+namespace {
+
+class Quiet final : public Status {
+ public:
+  void progress(const std::string&) override {}
+};
+
+KernelUnderTest kernel(KernelRole role, const std::string& name,
+                       const std::vector<std::string>& metrics) {
+  KernelUnderTest k;
+  k.role = role;
+  k.name = name;
+  for (const auto& metric : metrics) {
+    auto& samples = k.timing[{"fsdax-mem", metric}];
+    samples.unit = "vns";
+    samples.rebinds = {100, 101, 100, 102, 101, 100};
+    samples.rebind_blocks = {6};
+  }
+  return k;
+}
+
+TEST(SessionReport, AMetricMeasuredOnOneKernelOnlyFails) {
+  SessionFacts facts;
+  facts.target = "pmem";
+  facts.test_case = "memmap-timing";
+  Quiet quiet;
+  std::vector<KernelUnderTest> kernels{
+      kernel(KernelRole::k_base, "base", {"memmap_init_vns", "bind_vns"}),
+      kernel(KernelRole::k_candidate, "v10", {"bind_vns"})};
+  const auto report = render_session(facts, kernels, SessionResult{}, quiet);
+  EXPECT_TRUE(report.failed);
+  EXPECT_NE(report.text.find("memmap_init_vns of fsdax-mem measured on base and not on v10"),
+            std::string::npos)
+      << report.text;
+
+  kernels[1] = kernel(KernelRole::k_candidate, "v10", {"memmap_init_vns", "bind_vns"});
+  EXPECT_FALSE(render_session(facts, kernels, SessionResult{}, quiet).failed);
+}
+
+}  // namespace
+}  // namespace kseries::run
