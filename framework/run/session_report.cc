@@ -305,7 +305,9 @@ void add_comparison(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b)
     }
     s.suite.cases.push_back(std::move(test));
   }
-  s.out << stats::render_lkp_table(a.name, b.name, rows);
+  if (!rows.empty()) {
+    s.out << stats::render_lkp_table(a.name, b.name, rows);
+  }
   add_one_sided(s, a, b);
   add_one_sided(s, b, a);
 }
