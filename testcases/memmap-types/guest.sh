@@ -129,7 +129,7 @@ run_setup() {
   if [ -n "$problems" ]; then
     fail "$name" "$problems"
   else
-    local fp_note="no fast-path function in this kernel"
+    local fp_note="no $fastpath symbol to count (absent, renamed or inlined: extra information only)"
     [ "$have_fp" = 1 ] && fp_note="fast path ($fp_sym) called $fp_calls times in the fast create"
     kseries_result pass "$name" "dumps collected (fast slow$([ "$unwritten" != off ] && echo " unwritten")), $rounds timing rounds, $fp_note: the verdict is the host oracle's"
   fi
