@@ -241,12 +241,15 @@ void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
   }
 }
 
-// A metric measured on one kernel and not on the other cannot be compared:
+// A time measured on one kernel and not on the other cannot be compared:
 // that fails (a series that renames or inlines what is timed must not pass
 // by leaving nothing to compare).
 void add_one_sided(Sink& s, const KernelUnderTest& has, const KernelUnderTest& lacks) {
   for (const auto& [key, samples] : has.timing) {
-    if (samples.rebinds.empty() || lacks.timing.count(key)) {
+    // Times only: a count (fastpath_calls) exists only on kernels that have
+    // what it counts.
+    const bool time = samples.unit == "ns" || samples.unit == "ms" || cases::is_virtual_unit(samples.unit);
+    if (!time || samples.rebinds.empty() || lacks.timing.count(key)) {
       continue;
     }
     const std::string why = key.second + " of " + key.first + " measured on " + has.name +

@@ -40,6 +40,12 @@ TEST(SessionReport, AMetricMeasuredOnOneKernelOnlyFails) {
 
   kernels[1] = kernel(KernelRole::k_candidate, "v10", {"memmap_init_vns", "bind_vns"});
   EXPECT_FALSE(render_session(facts, kernels, SessionResult{}, quiet).failed);
+
+  // A count exists only where what it counts does (a fast-path kprobe).
+  auto& calls = kernels[1].timing[{"fsdax-mem", "fastpath_calls"}];
+  calls.unit = "count";
+  calls.rebinds = {0, 0, 0, 0, 0};
+  EXPECT_FALSE(render_session(facts, kernels, SessionResult{}, quiet).failed);
 }
 
 }  // namespace
