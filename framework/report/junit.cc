@@ -1,17 +1,16 @@
 #include "report/junit.h"
 
+#include <algorithm>
 #include <ctime>
 #include <pugixml.hpp>
 #include <sstream>
 
-#include "core/error.h"
-#include "sys/files.h"
+#include "core/utf8.h"
+#include "report/output.h"
 
 namespace kseries::report {
 
 namespace {
-
-constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
 
 std::string seconds_text(double seconds) {
   std::ostringstream out;
@@ -19,40 +18,6 @@ std::string seconds_text(double seconds) {
   out.precision(3);
   out << seconds;
   return out.str();
-}
-
-// The length of the well-formed UTF-8 sequence at the start of `text` that
-// encodes an XML 1.0 character, or 0: overlong forms, surrogates, U+FFFE,
-// U+FFFF, code points past U+10FFFF and cut sequences are not.
-size_t utf8_char_length(std::string_view text) {
-  const auto lead = static_cast<unsigned char>(text[0]);
-  size_t length = 0;
-  char32_t code = 0;
-  char32_t minimum = 0;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2, code = lead & 0x1F, minimum = 0x80;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3, code = lead & 0x0F, minimum = 0x800;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4, code = lead & 0x07, minimum = 0x10000;
-  } else {
-    return 0;
-  }
-  if (text.size() < length) {
-    return 0;
-  }
-  for (size_t i = 1; i < length; ++i) {
-    const auto next = static_cast<unsigned char>(text[i]);
-    if ((next & 0xC0) != 0x80) {
-      return 0;
-    }
-    code = (code << 6) | (next & 0x3F);
-  }
-  const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
-  if (code < minimum || code > 0x10FFFF || surrogate || code == 0xFFFE || code == 0xFFFF) {
-    return 0;
-  }
-  return length;
 }
 
 void set_attribute(pugi::xml_node node, const char* name, std::string_view value) {
@@ -110,24 +75,16 @@ std::string xml_safe(std::string_view text) {
   out.reserve(text.size());
   size_t i = 0;
   while (i < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x80) {
-      const bool allowed = byte >= 0x20 || byte == '\t' || byte == '\n' || byte == '\r';
-      if (allowed) {
-        out += static_cast<char>(byte);
-      } else {
-        out += k_replacement;
-      }
-      ++i;
-      continue;
-    }
-    const size_t length = utf8_char_length(text.substr(i));
-    if (length == 0) {
-      out += k_replacement;
-      ++i;
+    const Utf8Char c = next_utf8_char(text.substr(i));
+    // XML 1.0 has no C0 control but tab, newline and CR (not even as &#N;),
+    // and no U+FFFE or U+FFFF.
+    const bool control = c.code < 0x20 && c.code != '\t' && c.code != '\n' && c.code != '\r';
+    if (c.length == 0 || control || c.code == 0xFFFE || c.code == 0xFFFF) {
+      out += k_replacement_char;
+      i += std::max<size_t>(c.length, 1);
     } else {
-      out += text.substr(i, length);
-      i += length;
+      out += text.substr(i, c.length);
+      i += c.length;
     }
   }
   return out;
@@ -205,14 +162,7 @@ std::string render_junit(const std::vector<TestSuite>& suites) {
 
 void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites,
                  std::ostream& standard_output) {
-  if (file == "-") {
-    standard_output << render_junit(suites) << std::flush;
-    if (!standard_output) {
-      throw Error(ErrorKind::k_infrastructure, "cannot write the JUnit report to stdout");
-    }
-    return;
-  }
-  write_file(file, render_junit(suites));
+  write_report(file, render_junit(suites), standard_output);
 }
 
 }  // namespace kseries::report

@@ -2,7 +2,8 @@
 // JUnit XML, the shape CI systems (Jenkins, GitLab, GitHub reporters) read:
 // <testsuites> of <testsuite> of <testcase>, with <failure>/<error>/<skipped>
 // carrying a message and a log excerpt, and <properties> for evidence. The
-// output validates against Jenkins xUnit's junit-10.xsd (tests/data/).
+// output validates against tests/schemas/junit.xsd (what Jenkins xUnit's
+// junit-10 schema, GitLab and junitparser enforce; tests/junit_schema.sh).
 
 #include <filesystem>
 #include <iostream>
@@ -39,8 +40,8 @@ struct TestSuite {
 // computed from the cases, never given. Every string goes through xml_safe.
 std::string render_junit(const std::vector<TestSuite>& suites);
 
-// Writes the rendered document to `file`, or to `standard_output` when `file`
-// is "-"; throws Error(k_infrastructure) naming the file.
+// Writes the rendered document as report::write_report does ("-" is
+// `standard_output`); throws Error(k_infrastructure) naming the file.
 void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites,
                  std::ostream& standard_output = std::cout);
 

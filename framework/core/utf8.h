@@ -1,0 +1,29 @@
+#pragma once
+// UTF-8 checked at the boundary: text from outside (a console, a compiler, a
+// guest, a mail) may hold any byte; everything kseries writes (JSON, XML,
+// text reports) wants valid UTF-8. One decoder, used by every cleaner.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace kseries {
+
+inline constexpr std::string_view k_replacement_char = "\xEF\xBF\xBD";  // U+FFFD
+
+struct Utf8Char {
+  std::size_t length = 0;  // 0: the bytes at the start are not a UTF-8 character
+  char32_t code = 0;
+};
+
+// The well-formed UTF-8 character at the start of `text` (not empty): ASCII
+// is one byte; overlong forms, surrogates, code points past U+10FFFF and cut
+// sequences have length 0.
+Utf8Char next_utf8_char(std::string_view text);
+
+// `text` with every byte that does not belong to a well-formed UTF-8
+// character replaced by U+FFFD (one per byte, as the WHATWG decoder does for
+// stray bytes). Controls and NUL are kept: they are valid UTF-8.
+std::string valid_utf8(std::string_view text);
+
+}  // namespace kseries
