@@ -8,6 +8,7 @@
 #include "cases/case_def.h"
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/json_text.h"
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
@@ -26,13 +27,14 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
                    const run::SessionReport& report) {
   std::cout << report.text;
   write_new_file(run_dir / "boot.txt", report.text);
-  write_new_file(run_dir / "results.json", report.json.dump(2) + "\n");
+  const std::string json = json_text(report.json);
+  write_new_file(run_dir / "results.json", json);
   report::write_junit(run_dir / "junit.xml", {report.suite});
   if (vm.count("junit")) {
     report::write_junit(vm["junit"].as<std::string>(), {report.suite});
   }
   if (vm.count("json")) {
-    write_file(vm["json"].as<std::string>(), report.json.dump(2) + "\n");
+    write_file(vm["json"].as<std::string>(), json);
   }
 }
 

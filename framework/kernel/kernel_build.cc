@@ -12,7 +12,9 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "git/checkout.h"
 #include "kernel/kconfig_index.h"
 #include "kernel/module_build.h"
@@ -420,7 +422,9 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
            format_command(make.argv));
   const auto outcome = m_runner.run(make);
   result.compiled = compiled;
-  const std::string log_text = fs::exists(log) ? read_file(log) : "";
+  // The compiler quotes source lines (any byte a patch put there): valid
+  // UTF-8 from here on, so warnings reach build.json and the reports intact.
+  const std::string log_text = fs::exists(log) ? valid_utf8(read_file(log)) : "";
   const auto parsed = parse_build_log(
       log_text, {(dir / "src").string() + "/", "../src/", "../" + (dir / "src").string() + "/"});
   const auto warnings = update_warning_state(target, parsed);
@@ -463,7 +467,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
                          {"seconds", seconds_since(make_started)},
                          {"objects_compiled", compiled},
                          {"warnings", warnings}};
-  write_file(partial / "build.json", json.dump(2) + "\n");
+  write_file(partial / "build.json", json_text(json));
   fs::remove_all(out);
   fs::rename(partial, out);
   build_modules(target, out, progress);

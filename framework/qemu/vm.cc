@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "sys/files.h"
 
 namespace kseries::qemu {
@@ -196,7 +198,7 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
     std::string why = run.process.describe();
     const auto err_lines = split_lines(run.process.err);
     if (!err_lines.empty()) {
-      why += ": " + std::string(err_lines.front());
+      why += ": " + valid_utf8(err_lines.front());
     }
     if (requested == Accel::k_kvm) {
       throw infra_error("--accel kvm: KVM does not work here (" + why + ")");
@@ -209,7 +211,7 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
                          {"time", static_cast<long>(std::time(nullptr))},
                          {"qemu_mtime", static_cast<long>(qemu_stat.st_mtime)},
                          {"device", device.string()}};
-  write_file(cache, json.dump(2) + "\n");
+  write_file(cache, json_text(json));
 }
 
 }  // namespace kseries::qemu

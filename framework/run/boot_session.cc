@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/utf8.h"
 #include "guest/case_status.h"
 #include "sys/files.h"
 
@@ -12,7 +13,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string file_text(const fs::path& path) { return fs::exists(path) ? read_file(path) : ""; }
+// The console and the protocol port carry whatever the guest wrote (a
+// corrupted line, a stray 0xFF): made valid UTF-8 here, once, before any
+// finding, event or report holds a piece of it.
+std::string file_text(const fs::path& path) {
+  return fs::exists(path) ? valid_utf8(read_file(path)) : "";
+}
 
 // What the console, the protocol and the case's status say went wrong.
 void classify(BootRecord& record, const SessionSpec& spec) {

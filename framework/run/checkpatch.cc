@@ -1,6 +1,7 @@
 #include "run/checkpatch.h"
 
 #include "core/text.h"
+#include "core/utf8.h"
 #include "git/blob_reader.h"
 #include "sys/files.h"
 
@@ -71,7 +72,8 @@ CheckpatchReport Checkpatch::check(const PatchMail& patch, const std::string& na
     report.why_not = "checkpatch.pl " + result.describe();
     return report;
   }
-  return parse_checkpatch(result.out);
+  // checkpatch quotes the patch's lines: any byte a patch carries.
+  return parse_checkpatch(valid_utf8(result.out));
 }
 
 }  // namespace kseries::run

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
 #include "sys/files.h"
 
 namespace kseries::run {
@@ -84,7 +85,7 @@ void CellStore::record(CellResult result) {
   }
   // Written whole after every cell: a gate cut off here still has its report.
   const fs::path tmp = m_file.string() + ".tmp";
-  write_file(tmp, json.dump(2) + "\n");
+  write_file(tmp, json_text(json));
   fs::rename(tmp, m_file);
 }
 
