@@ -165,8 +165,11 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
-      "make -j when a kernel must be built")("junit", po::value<std::string>(),
-                                             "also write the JUnit XML report here")(
+      "make -j when a kernel must be built")(
+      "keep-bulk",
+      "keep each boot's bulk disk (<boot>.bulk.img, 256 MiB sparse) in the run "
+      "directory after its dumps are read (debugging)")("junit", po::value<std::string>(),
+                                                        "also write the JUnit XML report here")(
       "json", po::value<std::string>(), "also write the JSON results here");
   options.add(base_options());
   po::variables_map vm;
@@ -207,6 +210,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
     request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
   }
   request.run_dir = context.workdir().new_run("boot");
+  request.keep_bulk = vm.count("keep-bulk") > 0;
   // A case skipped on this target builds nothing: the kernels are only
   // applied (cheap) when something will boot.
   const auto plan = run::plan_case(request.target, request.test_case, request.case_options);

@@ -142,8 +142,15 @@ VmRun Vm::boot(const VmSpec& spec) {
   process.argv = run.argv;
   process.timeout = spec.timeout;
   process.capture = true;
-  run.process = m_runner.run(process);
   std::error_code ec;
+  try {
+    run.process = m_runner.run(process);
+  } catch (const Error&) {
+    // Interrupted: nothing will read the disks of this boot.
+    fs::remove(backing, ec);
+    fs::remove(run.bulk, ec);
+    throw;
+  }
   fs::remove(backing, ec);  // gigabytes of emulated pmem: not a result
   return run;
 }
@@ -189,6 +196,8 @@ void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
   probe.clock = Clock::k_wall;
   m_accel = "kvm";
   const VmRun run = boot(probe);
+  std::error_code ec;
+  fs::remove(run.bulk, ec);  // the probe writes nothing there
   const std::string protocol = fs::exists(run.protocol) ? read_file(run.protocol) : "";
   const bool ok = protocol.find("KSERIES poweroff") != std::string::npos;
   if (ok) {

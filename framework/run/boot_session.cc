@@ -99,6 +99,10 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
       record.problems.push_back(std::move(problem));
     }
   }
+  if (!spec.keep_bulk) {
+    std::error_code ec;
+    fs::remove(record.run.bulk, ec);  // read into the record above; not a result
+  }
   return record;
 }
 

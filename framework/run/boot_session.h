@@ -23,6 +23,9 @@ struct SessionSpec {
   int boots = 1;                    // rounds
   bool adaptive = false;            // icount: a second round when a verdict is unknown
   std::string label;                // progress: "(tcg, legacy pmem 2G)"
+  // The bulk disk (256 MiB, sparse) is removed once its blobs are read: a
+  // run directory is uploaded as a CI artifact, where sparse files expand.
+  bool keep_bulk = false;
 };
 
 struct SessionResult {

@@ -96,6 +96,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   // unknown; then a second pair checks that the boots agree.
   spec.adaptive =
       !request.boots_given && spec.vm.clock == qemu::Clock::k_icount && kernels.size() == 2;
+  spec.keep_bulk = request.keep_bulk;
   spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
 
   // Boot, judge, render.

@@ -35,6 +35,7 @@ struct SessionRequest {
   std::string pmem_size = "2G";
   std::optional<std::chrono::seconds> timeout;  // default: the case's
   std::filesystem::path run_dir;
+  bool keep_bulk = false;  // keep each boot's bulk disk once read (to debug a dump)
 };
 
 struct Services {
