@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/junit_guard.h"
 #include "core/error.h"
 
 namespace kseries::cli {
@@ -62,15 +63,19 @@ int main(int argc, char** argv) {
     git::Session session;
     SystemProcessRunner runner;
     Context context(runner);
+    const JunitGuard junit(command_name, args);  // --junit FILE whatever the end
     try {
+      junit.arm();
       const int status = command.run(context, args);
       context.finish_runs();  // the run wrote its report: runs/latest may move
       return status;
     } catch (const Error& error) {
       std::cerr << "kseries " << command_name << ": error: " << error.describe() << "\n";
+      junit.record(error);
       return static_cast<int>(error.exit_code());
     } catch (const std::exception& error) {
       std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "\n";
+      junit.record_internal(error.what());
       return static_cast<int>(ExitCode::k_usage_or_infra);
     }
   }

@@ -77,7 +77,8 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
       "keep-applied",
       "when a patch fails, still create a branch <branch>.partial-K-of-N holding the K "
       "patches that applied")("replace", "move the branch if it exists with another tip")(
-      "junit", po::value<std::string>(), "also write the JUnit XML report to this file")(
+      "junit", po::value<std::string>(),
+      "also write the JUnit XML report to this file ('-': stdout)")(
       "max-patch-bytes", po::value<std::size_t>()->default_value(8u << 20),
       "refuse a patch whose diff is larger");
   options.add(base_options());
@@ -192,7 +193,7 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
     summary << "no branch created: the series did not apply completely\n";
   }
   summary << "run directory " << run_dir.string() << "\n";
-  std::cout << summary.str();
+  text_report_stream(vm) << summary.str();
   write_new_file(run_dir / "apply.txt", summary.str());
 
   const std::vector<report::TestSuite> suites = {junit_suite(top, result, base, created)};

@@ -12,6 +12,7 @@
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
+#include "report/output.h"
 #include "run/case_plan.h"
 #include "run/session_runner.h"
 #include "series/series_chain.h"
@@ -25,7 +26,7 @@ namespace {
 
 void write_reports(const po::variables_map& vm, const fs::path& run_dir,
                    const run::SessionReport& report) {
-  std::cout << report.text;
+  text_report_stream(vm) << report.text;
   write_new_file(run_dir / "boot.txt", report.text);
   const std::string json = json_text(report.json);
   write_new_file(run_dir / "results.json", json);
@@ -34,7 +35,7 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
     report::write_junit(vm["junit"].as<std::string>(), {report.suite});
   }
   if (vm.count("json")) {
-    write_file(vm["json"].as<std::string>(), json);
+    report::write_report(vm["json"].as<std::string>(), json);
   }
 }
 
@@ -168,9 +169,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "make -j when a kernel must be built")(
       "keep-bulk",
       "keep each boot's bulk disk (<boot>.bulk.img, 256 MiB sparse) in the run "
-      "directory after its dumps are read (debugging)")("junit", po::value<std::string>(),
-                                                        "also write the JUnit XML report here")(
-      "json", po::value<std::string>(), "also write the JSON results here");
+      "directory after its dumps are read (debugging)")(
+      "junit", po::value<std::string>(), "also write the JUnit XML report here ('-': stdout)")(
+      "json", po::value<std::string>(), "also write the JSON results here ('-': stdout)");
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("boot", "[--target T] [--series DIR [--compare-base]] [--case NAME]",

@@ -133,7 +133,9 @@ report::TestCase describe_step(const Step& step, const kernel::StepResult& resul
                                std::ostringstream& summary) {
   report::TestCase test;
   test.classname = "build." + target;
-  test.name = step.label + " " + step.subject;
+  // A stable identity for CI history: the base's label (a path, a revision)
+  // and every commit id go to the properties.
+  test.name = step.patch == 0 ? step.label : step.label + " " + step.subject;
   test.seconds = result.seconds;
   summary << status_word(result.status) << " " << target << " @ " << step.label << " "
           << git::to_hex(step.commit).substr(0, 12) << " " << step.subject << " ("
@@ -155,6 +157,10 @@ report::TestCase describe_step(const Step& step, const kernel::StepResult& resul
     }
   } else {
     describe_build_failure(result, step, top, log, summary, test);
+  }
+  test.properties.insert(test.properties.begin(), {"commit", git::to_hex(step.commit)});
+  if (step.patch == 0) {
+    test.properties.insert(test.properties.begin() + 1, {"base_label", step.subject});
   }
   return test;
 }
@@ -202,7 +208,8 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       "testcases directory whose test modules (<case>/Kbuild) are built against each kernel "
       "(default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
-      "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here");
+      "make -j")("junit", po::value<std::string>(),
+                 "also write the JUnit XML report here ('-': stdout)");
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("build", "[--target NAME] [--series DIR] [--per-patch] [options]", args,
@@ -284,7 +291,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
             << steps[*first_broken].subject << "'\n";
   }
   summary << "run directory " << run_dir.string() << "\n";
-  std::cout << summary.str();
+  text_report_stream(vm) << summary.str();
   write_new_file(run_dir / "build.txt", summary.str());
   report::write_junit(run_dir / "junit.xml", {suite});
   if (vm.count("junit")) {

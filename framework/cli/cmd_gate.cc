@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "report/junit.h"
+#include "report/output.h"
 #include "run/gate.h"
 #include "sys/files.h"
 
@@ -43,17 +44,33 @@ std::vector<report::TestSuite> junit_suites(const run::GateResult& result) {
           });
       if (cell.status == run::CellStatus::k_skip) {
         test.status = report::CaseStatus::k_skipped;
-      } else if ((cell.status == run::CellStatus::k_fail ||
-                  cell.status == run::CellStatus::k_error) &&
-                 !expected) {
+      } else if (cell.status == run::CellStatus::k_error) {
+        test.status = report::CaseStatus::k_error;  // it could not be judged
+      } else if (cell.status == run::CellStatus::k_fail && !expected) {
         test.status = report::CaseStatus::k_failed;
       }
       if (expected) {
         test.properties = {{"expected_failure", "yes"}};
       }
+      for (const auto& [name, value] : cell.properties) {
+        test.properties.emplace_back(name, value);
+      }
       suite.cases.push_back(std::move(test));
     }
     suites.push_back(std::move(suite));
+  }
+  // An interrupt between cells (checkpatch, per-patch builds) leaves no cell
+  // in error for it: the last suite says where the gate stopped.
+  if (result.interrupted && !suites.empty() &&
+      std::none_of(result.cells.begin(), result.cells.end(), [&](const run::CellResult& c) {
+        return c.status == run::CellStatus::k_error && c.summary == result.interruption;
+      })) {
+    report::TestCase test;
+    test.classname = "gate." + result.verdicts.back().series;
+    test.name = "interrupted";
+    test.status = report::CaseStatus::k_error;
+    test.message = result.interruption;
+    suites.back().cases.push_back(std::move(test));
   }
   return suites;
 }
@@ -73,8 +90,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
-      "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here")(
-      "json", po::value<std::string>(), "also write the cells (JSON) here");
+      "make -j")("junit", po::value<std::string>(),
+                 "also write the JUnit XML report here ('-': stdout)")(
+      "json", po::value<std::string>(), "also write the cells (JSON) here ('-': stdout)");
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("gate", "--series DIR [--series DIR ...] [--matrix NAME|FILE]", args,
@@ -118,7 +136,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
 
   const std::string text =
       run::render_gate(result) + "run directory " + request.run_dir.string() + "\n";
-  std::cout << text;
+  text_report_stream(vm) << text;
   write_new_file(request.run_dir / "gate.txt", text);
   const auto suites = junit_suites(result);
   report::write_junit(request.run_dir / "junit.xml", suites);
@@ -126,8 +144,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     report::write_junit(vm["junit"].as<std::string>(), suites);
   }
   if (vm.count("json")) {
-    fs::copy_file(request.run_dir / "gate.json", vm["json"].as<std::string>(),
-                  fs::copy_options::overwrite_existing);
+    report::write_report(vm["json"].as<std::string>(), read_file(request.run_dir / "gate.json"));
   }
   if (result.interrupted) {
     return static_cast<int>(ExitCode::k_interrupted);

@@ -152,6 +152,15 @@ git::ApplyResult apply_series_or_fail(Context& context, const Base& base,
   return applied;
 }
 
+std::ostream& text_report_stream(const po::variables_map& vm) {
+  for (const char* option : {"junit", "json"}) {
+    if (vm.count(option) && vm[option].as<std::string>() == "-") {
+      return std::cerr;
+    }
+  }
+  return std::cout;
+}
+
 void progress(const std::string& text) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - k_started).count();

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,10 @@ Base resolve_base(Context& context, const po::variables_map& vm);
 git::ApplyResult apply_series_or_fail(Context& context, const Base& base,
                                       const std::vector<std::unique_ptr<Series>>& chain,
                                       std::optional<std::size_t> upto);
+
+// Where a command's text report goes: stdout, or stderr when --junit - or
+// --json - sends a document there (so `--junit - >report.xml` is XML only).
+std::ostream& text_report_stream(const po::variables_map& vm);
 
 // Progress line on stderr: "kseries: <text>" with the elapsed time.
 void progress(const std::string& text);

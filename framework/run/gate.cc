@@ -1,5 +1,7 @@
 #include "run/gate.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -32,6 +34,17 @@ std::string file_safe(std::string name) {
   return name;
 }
 
+// A series that did not load, named by its directory as series are
+// ("zone-device-memmap/v6" for .../zone-device-memmap/v6, else the leaf).
+std::string unloaded_name(const fs::path& dir) {
+  const fs::path clean = dir.lexically_normal();
+  const fs::path leaf_path = clean.has_filename() ? clean : clean.parent_path();
+  const std::string leaf = leaf_path.filename().string();
+  const bool revision = leaf.size() > 1 && (leaf[0] == 'v' || leaf[0] == 'V') &&
+                        std::all_of(leaf.begin() + 1, leaf.end(), ::isdigit);
+  return revision ? leaf_path.parent_path().filename().string() + "/" + leaf : leaf;
+}
+
 // One series through the stages; cells go to the store as they finish.
 class SeriesGate {
  public:
@@ -45,7 +58,16 @@ class SeriesGate {
     try {
       chain = load_series_chain(dir);
     } catch (const Error& e) {
-      record({dir.string(), "apply", CellStatus::k_error, e.what(), e.what(), 0, {}});
+      // Named as a loaded series would be: a stable test identity, the path
+      // (which differs on every CI runner) only as a property.
+      m_name = unloaded_name(dir);
+      record({m_name,
+              "apply",
+              CellStatus::k_error,
+              e.what(),
+              e.what(),
+              0,
+              {{"series_dir", dir.string()}}});
       return;
     }
     m_name = chain.back()->name;
@@ -300,6 +322,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
       }
       status.progress("gate interrupted: " + std::string(e.what()).substr(0, 120));
       result.interrupted = true;
+      result.interruption = e.what();
     }
     const std::string name = gate.name().empty() ? dir.string() : gate.name();
     const auto verdict = judge_series(name, store.cells(), load_expectations(dir));

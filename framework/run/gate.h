@@ -49,6 +49,7 @@ struct GateResult {
   std::vector<SeriesVerdict> verdicts;
   bool ok = false;
   bool interrupted = false;  // SIGINT/SIGTERM: the cells so far, the rest not run
+  std::string interruption;  // what was running: "interrupted while running make ..."
   std::size_t reused = 0;    // cells taken from --resume
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
 };

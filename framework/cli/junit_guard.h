@@ -1,0 +1,50 @@
+#pragma once
+// Every run asked for --junit FILE leaves a valid JUnit file there, whatever
+// its end, so CI shows a red testcase instead of nothing. Before the command
+// starts, FILE gets one testcase in error, "did not finish" (what a run
+// killed outright leaves behind); the command's own report replaces it; an
+// error that ends the command (usage, infrastructure, interrupt, a check
+// failed before any report) replaces it with one testcase naming it.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "report/junit.h"
+
+namespace kseries::cli {
+
+// The value of --junit FILE or --junit=FILE among a command's arguments;
+// nullopt without one, and for --help (which writes no report).
+std::optional<std::string> junit_option(const std::vector<std::string>& args);
+
+// The document for a command that ended early: one suite "kseries COMMAND"
+// with one testcase (classname "kseries.COMMAND") named for the kind of
+// end ("usage error", "infrastructure error", "interrupted", "check failed",
+// "internal error", "did not finish"), the message first in its text.
+std::vector<report::TestSuite> early_end_report(const std::string& command, const std::string& end,
+                                                const std::string& message,
+                                                report::CaseStatus status);
+
+class JunitGuard {
+ public:
+  JunitGuard(std::string command, const std::vector<std::string>& args);
+  // Writes the "did not finish" placeholder (not for "-": standard output
+  // gets one document, the final one). Throws Error(k_infrastructure) when
+  // FILE cannot be written.
+  void arm() const;
+  // The command ended with ERROR: its testcase replaces FILE. Never throws
+  // (a report that cannot be written is said on stderr).
+  void record(const Error& error) const;
+  void record_internal(const std::string& what) const;
+
+ private:
+  void write(const std::string& end, const std::string& message, report::CaseStatus status) const;
+
+  std::string m_command;
+  std::optional<std::string> m_file;
+};
+
+}  // namespace kseries::cli
