@@ -15,6 +15,8 @@ const std::vector<Command>& commands() {
        run_build},
       {"boot", "boot a built kernel in QEMU with emulated pmem and run a testcase", run_boot},
       {"gate", "every stage for each series revision, one verdict (with expectations)", run_gate},
+      {"bisect", "the first patch of a series at which a check fails or a timing regresses",
+       run_bisect},
   };
   return table;
 }

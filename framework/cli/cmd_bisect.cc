@@ -1,0 +1,210 @@
+// kseries bisect: a thin driver over run/bisect_runner.h (the algorithm is
+// run/bisect.h). Finds the first patch of a series at which a check fails
+// (apply, build, boot, the case with its oracle, or a timing regression
+// against the base) by testing series prefixes, each step decided from
+// repeated runs; names the culprit on one greppable line.
+#include <iostream>
+#include <thread>
+
+#include "cases/case_def.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "kernel/kernel_build.h"
+#include "report/junit.h"
+#include "run/bisect_report.h"
+#include "run/bisect_runner.h"
+#include "sys/files.h"
+
+namespace kseries::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_synopsis =
+    "--series DIR|MBOX --target T --case C [--check apply|build|boot|case|timing]\n"
+    "       [--setups a,b] [--metric NAME [--threshold PCT]] [--runs N] [--junit F] [--json F]\n"
+    "\n"
+    "Finds the first patch at which the check fails by testing series prefixes (prefix k:\n"
+    "the base with the first k patches), halving the range as git bisect does. The tip is\n"
+    "checked first; a step is decided from repeated runs (boot, case: bad at max(2, runs/6)\n"
+    "failures); timing compares each prefix with the base and boots again while the verdict\n"
+    "is unknown. The culprit's prefix and the one before it are decided once more, and the\n"
+    "culprit is named only when the confidence reaches --confidence. With --check build a\n"
+    "tip that builds does not end the search: a break a later patch fixes is looked for\n"
+    "prefix by prefix.\n"
+    "\n"
+    "Prints `culprit: K/N <subject> (<author>)` on stdout, the evidence per step, and writes\n"
+    "bisect.txt, bisect.json and junit.xml in the run directory.\n"
+    "\n"
+    "Exit status (as git bisect run): 0 a culprit was named; 1 no culprit: the tip passes\n"
+    "(nothing to bisect) or the bisection is inconclusive; 2 usage or infrastructure error.";
+
+qemu::Accel accel_of(const std::string& text) {
+  if (text == "kvm") {
+    return qemu::Accel::k_kvm;
+  }
+  if (text == "tcg") {
+    return qemu::Accel::k_tcg;
+  }
+  if (text == "auto") {
+    return qemu::Accel::k_auto;
+  }
+  throw usage_error("--accel must be auto, kvm or tcg, not '" + text + "'");
+}
+
+// The check: --check, else timing with --metric, else the case.
+run::BisectCheck check_of(const po::variables_map& vm) {
+  if (vm.count("check")) {
+    const auto check = run::parse_bisect_check(vm["check"].as<std::string>());
+    if (!check) {
+      throw usage_error("--check must be apply, build, boot, case or timing, not '" +
+                        vm["check"].as<std::string>() + "'");
+    }
+    return *check;
+  }
+  return vm.count("metric") ? run::BisectCheck::k_timing : run::BisectCheck::k_case;
+}
+
+void write_reports(const po::variables_map& vm, const fs::path& run_dir,
+                   const run::BisectOutcome& outcome, const run::BisectFacts& facts, bool final) {
+  const std::string json = run::bisect_json(outcome, facts).dump(2) + "\n";
+  write_file(run_dir / "bisect.json", json);
+  if (!final) {
+    return;
+  }
+  const std::string text =
+      run::render_bisect_text(outcome, facts) + "run directory " + run_dir.string() + "\n";
+  std::cout << text;
+  write_new_file(run_dir / "bisect.txt", text);
+  const auto suite = run::bisect_junit(outcome, facts);
+  report::write_junit(run_dir / "junit.xml", {suite});
+  if (vm.count("junit")) {
+    report::write_junit(vm["junit"].as<std::string>(), {suite});
+  }
+  if (vm.count("json")) {
+    write_file(vm["json"].as<std::string>(), json);
+  }
+}
+
+}  // namespace
+
+int run_bisect(Context& context, const std::vector<std::string>& args) {
+  po::options_description options("kseries bisect options");
+  options.add_options()("series", po::value<std::string>(), "the series (directory or mbox)")(
+      "target", po::value<std::string>()->default_value("pmem"), "kernel target")(
+      "case", po::value<std::string>(), "testcase (every check but apply and build)")(
+      "check", po::value<std::string>(),
+      "apply, build, boot (boots cleanly), case (boot, guest results, oracle) or timing "
+      "(default: timing with --metric, else case)")("setups", po::value<std::string>(),
+                                                    "comma-separated setups of the case")(
+      "metric", po::value<std::string>(),
+      "timing: the metric that must not get slower than the base (e.g. memmap_init_vns; "
+      "memmap_init_ns names the same under either clock)")(
+      "threshold", po::value<double>()->default_value(0),
+      "timing: a slowdown (a 'slower' verdict) counts only from this many percent")(
+      "runs", po::value<int>()->default_value(3),
+      "boot and case: runs per step at most (bad at max(2, runs/6) failures)")(
+      "timing-runs", po::value<int>()->default_value(3),
+      "timing: session pairs per step while the verdict stays unknown")(
+      "confidence", po::value<double>()->default_value(0.66),
+      "name a culprit only at this confidence or above")(
+      "rebinds", po::value<int>()->default_value(30), "rebinds per setup (memmap-timing)")(
+      "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
+      "pmem", po::value<std::string>()->default_value("legacy"), "legacy or nvdimm")(
+      "size", po::value<std::string>()->default_value("2G"), "pmem size")(
+      "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
+      "clock", po::value<std::string>()->default_value("auto"), "auto, icount or wall")(
+      "timeout", po::value<int>(), "seconds per boot (default: the case's)")(
+      "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
+      "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
+      "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here")(
+      "json", po::value<std::string>(), "also write the JSON evidence here");
+  options.add(base_options());
+  po::variables_map vm;
+  if (!parse_command_line("bisect", k_synopsis, args, options, vm, context)) {
+    return 0;
+  }
+
+  // Inputs: the series, the check and what it needs, all before any work.
+  if (!vm.count("series")) {
+    throw usage_error("give the series to bisect: --series DIR|MBOX");
+  }
+  run::BisectRequest request;
+  request.series = fs::absolute(vm["series"].as<std::string>());
+  request.policy.check = check_of(vm);
+  request.policy.runs = vm["runs"].as<int>();
+  request.policy.timing_runs = vm["timing-runs"].as<int>();
+  request.policy.threshold = vm["confidence"].as<double>();
+  if (request.policy.runs < 1 || request.policy.timing_runs < 1) {
+    throw usage_error("--runs and --timing-runs must be at least 1");
+  }
+  if (request.policy.threshold < 0 || request.policy.threshold > 1) {
+    throw usage_error("--confidence must be between 0 and 1");
+  }
+  const bool timing = request.policy.check == run::BisectCheck::k_timing;
+  if (timing != (vm.count("metric") > 0)) {
+    throw usage_error(timing ? "the timing check needs --metric NAME"
+                             : "--metric is for the timing check (--check timing)");
+  }
+  const bool needs_case = request.policy.check != run::BisectCheck::k_apply &&
+                          request.policy.check != run::BisectCheck::k_build;
+  if (needs_case && !vm.count("case")) {
+    throw usage_error("the " + run::bisect_check_name(request.policy.check) +
+                      " check needs --case NAME");
+  }
+  request.testcases = testcases_dir(vm);
+  request.target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
+  if (needs_case) {
+    request.test_case = cases::load_case(request.testcases, vm["case"].as<std::string>());
+  }
+  if (timing) {
+    request.metric = vm["metric"].as<std::string>();
+    request.threshold = vm["threshold"].as<double>() / 100;
+  }
+  if (vm.count("setups")) {
+    request.case_options.setups = run::split_list(vm["setups"].as<std::string>());
+  }
+  request.case_options.rebinds = vm["rebinds"].as<int>();
+  request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
+  request.accel = accel_of(vm["accel"].as<std::string>());
+  request.clock = vm["clock"].as<std::string>();
+  if (request.clock != "auto" && request.clock != "icount" && request.clock != "wall") {
+    throw usage_error("--clock must be auto, icount or wall, not '" + request.clock + "'");
+  }
+  request.pmem = vm["pmem"].as<std::string>();
+  if (request.pmem != "legacy" && request.pmem != "nvdimm") {
+    throw usage_error("--pmem must be legacy or nvdimm, not '" + request.pmem + "'");
+  }
+  request.pmem_size = vm["size"].as<std::string>();
+  if (vm.count("timeout")) {
+    request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
+  }
+  const Base base = resolve_base(context, vm);
+  request.base = base.commit;
+  request.base_label = base.label;
+  request.run_dir = context.workdir().new_run("bisect");
+  const run::BisectFacts facts{request.target.name, needs_case ? request.test_case->name : "",
+                               request.metric,      request.threshold,
+                               base.label,          request.run_dir.string()};
+
+  // Bisect: the evidence is saved after every run, so an interrupted
+  // bisection leaves what it had.
+  kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
+                                std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
+  run::BisectServices services{context.store(), builder, context.runner(), context.workdir().root(),
+                               [&](const run::BisectOutcome& so_far) {
+                                 write_reports(vm, request.run_dir, so_far, facts, false);
+                               }};
+  StderrStatus status;
+  const auto outcome = run::run_bisect(request, services, status);
+
+  // Report: the exit status follows git bisect run's meaning.
+  write_reports(vm, request.run_dir, outcome, facts, true);
+  return outcome.bisection.result().end == run::BisectEnd::k_culprit
+             ? 0
+             : static_cast<int>(ExitCode::k_check_failed);
+}
+
+}  // namespace kseries::cli
