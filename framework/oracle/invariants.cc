@@ -25,10 +25,20 @@ class Checker {
  public:
   explicit Checker(const DumpHeader& header) : m_header(header) {}
 
+  // One PFN through the steps below, in this order; out-of-range PFNs are
+  // not counted.
   void check_page(uint64_t pfn, std::string_view raw);
   InvariantReport finish();
 
  private:
+  void check_poison();
+  void check_flags_fields(uint64_t flags);
+  void check_virtual();
+  void check_flag_bits(uint64_t flags);
+  void check_head();
+  void check_tail_link();
+  void check_tail_1();
+  void check_later_tail();
   // DETAIL (a callable returning the text) runs only when the check fails:
   // building strings for every passing check of 512K pages is the cost.
   template <typename Detail>
@@ -94,18 +104,41 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
     return;
   }
   ++m_checked;
-  // A field still holding the module's poison was never written by the bind.
-  if (get(Word::k_poisoned) == 1) {
-    for (const Field& field : layout(m_pos.role)) {
-      if (is_poison(m_header, raw.substr(field.offset, field.size))) {
-        expect(false, k_poison_rule, field.name.c_str(), [&] {
-          return std::string("all " + std::to_string(field.size) + " bytes are the poison byte " +
-                             hex(get(Word::k_poison_byte)));
-        });
-      }
+  check_poison();
+  const uint64_t flags = load_le(raw, get(Word::k_off_flags), 8);
+  check_flags_fields(flags);
+  check_virtual();
+  check_flag_bits(flags);
+  if (!m_pos.is_tail()) {
+    check_head();
+    return;
+  }
+  check_tail_link();
+  if (m_pos.role == PageRole::k_tail_1) {
+    check_tail_1();
+    return;
+  }
+  check_later_tail();
+}
+
+// A field still holding the module's poison was never written by the bind.
+void Checker::check_poison() {
+  if (get(Word::k_poisoned) != 1) {
+    return;
+  }
+  for (const Field& field : layout(m_pos.role)) {
+    if (is_poison(m_header, m_raw.substr(field.offset, field.size))) {
+      expect(false, k_poison_rule, field.name.c_str(), [&] {
+        return std::string("all " + std::to_string(field.size) + " bytes are the poison byte " +
+                           hex(get(Word::k_poison_byte)));
+      });
     }
   }
-  const uint64_t flags = load_le(raw, get(Word::k_off_flags), 8);
+}
+
+// The zone, node and (SECTION_IN_PAGE_FLAGS) section numbers packed into
+// the top of page->flags.
+void Checker::check_flags_fields(uint64_t flags) {
   const uint64_t zone = (flags >> get(Word::k_zones_pgshift)) & get(Word::k_zones_mask);
   expect(zone == get(Word::k_zone_device_idx), "zone bits", "flags", [&] {
     return std::string("zone " + std::to_string(zone) + ", ZONE_DEVICE is " +
@@ -121,18 +154,28 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
   if (get(Word::k_section_in_page_flags) == 1) {
     const uint64_t mask = get(Word::k_sections_mask);
     const uint64_t have = (flags >> get(Word::k_sections_pgshift)) & mask;
-    const uint64_t want = (pfn >> get(Word::k_pfn_section_shift)) & mask;
+    const uint64_t want = (m_pfn >> get(Word::k_pfn_section_shift)) & mask;
     expect(have == want, "section bits", "flags", [&] {
       return std::string("section " + std::to_string(have) + ", the PFN's section is " +
                          std::to_string(want));
     });
   }
-  if (m_header.has(Word::k_off_virtual)) {
-    const uint64_t have = load_le(raw, get(Word::k_off_virtual), 8);
-    const uint64_t want = get(Word::k_direct_map_base) + (pfn << get(Word::k_page_shift));
-    expect(have == want, "virtual", "virtual",
-           [&] { return std::string("is " + hex(have) + ", __va(pfn) is " + hex(want)); });
+}
+
+// page->virtual (WANT_PAGE_VIRTUAL kernels only) is the direct map address.
+void Checker::check_virtual() {
+  if (!m_header.has(Word::k_off_virtual)) {
+    return;
   }
+  const uint64_t have = load_le(m_raw, get(Word::k_off_virtual), 8);
+  const uint64_t want = get(Word::k_direct_map_base) + (m_pfn << get(Word::k_page_shift));
+  expect(have == want, "virtual", "virtual",
+         [&] { return std::string("is " + hex(have) + ", __va(pfn) is " + hex(want)); });
+}
+
+// PG_reserved everywhere, PG_head on heads only, _mapcount -1, and nothing
+// else in the low flag bits.
+void Checker::check_flag_bits(uint64_t flags) {
   expect(flags & (1ULL << get(Word::k_pg_reserved)), "PG_reserved", "flags", [&] {
     return std::string("flags " + hex(flags) + " without PG_reserved (bit " +
                        std::to_string(get(Word::k_pg_reserved)) + ")");
@@ -156,74 +199,85 @@ void Checker::check_page(uint64_t pfn, std::string_view raw) {
     return std::string("low flag bits " + hex(flags & k_low_flag_mask) + ", 6.12 sets " +
                        hex(want_low));
   });
+}
 
-  const uint64_t link = load_le(raw, get(Word::k_off_compound_head), 8);
+// A head (or an order-0 page): refcount per pgmap type, the pgmap pointer
+// in the compound_head word, zone_device_data cleared.
+void Checker::check_head() {
+  const uint64_t link = load_le(m_raw, get(Word::k_off_compound_head), 8);
   const uint64_t type = get(Word::k_pgmap_type);
-  if (!m_pos.is_tail()) {
-    // 6.12: refcount 0 only for MEMORY_DEVICE_PRIVATE/COHERENT.
-    const bool zero = type == static_cast<uint64_t>(PgmapType::k_private) ||
-                      type == static_cast<uint64_t>(PgmapType::k_coherent);
-    expect_i32(Word::k_off_refcount, "refcount", "_refcount", zero ? 0 : 1);
-    expect(link == get(Word::k_pgmap_addr), "pgmap", "pgmap", [&] {
-      return std::string("is " + hex(link) + ", the device's pgmap is " +
-                         hex(get(Word::k_pgmap_addr)));
-    });
-    expect(load_le(raw, get(Word::k_off_zone_device_data), 8) == 0, "zone_device_data",
-           "zone_device_data", [&] {
-             return std::string("is " + hex(load_le(raw, get(Word::k_off_zone_device_data), 8)));
-           });
-    return;
-  }
+  // 6.12: refcount 0 only for MEMORY_DEVICE_PRIVATE/COHERENT.
+  const bool zero = type == static_cast<uint64_t>(PgmapType::k_private) ||
+                    type == static_cast<uint64_t>(PgmapType::k_coherent);
+  expect_i32(Word::k_off_refcount, "refcount", "_refcount", zero ? 0 : 1);
+  expect(link == get(Word::k_pgmap_addr), "pgmap", "pgmap", [&] {
+    return std::string("is " + hex(link) + ", the device's pgmap is " +
+                       hex(get(Word::k_pgmap_addr)));
+  });
+  expect(load_le(m_raw, get(Word::k_off_zone_device_data), 8) == 0, "zone_device_data",
+         "zone_device_data", [&] {
+           return std::string("is " + hex(load_le(m_raw, get(Word::k_off_zone_device_data), 8)));
+         });
+}
+
+// Every tail: refcount 0 and compound_head pointing at its head (bit 0 set).
+void Checker::check_tail_link() {
   expect_i32(Word::k_off_refcount, "refcount", "_refcount", 0);
+  const uint64_t link = load_le(m_raw, get(Word::k_off_compound_head), 8);
   const uint64_t want_link = page_address(m_header, m_pos.head_pfn) + 1;
   expect(link == want_link, "tail->head", "compound_head", [&] {
     return std::string("is " + hex(link) + ", head " + hex(m_pos.head_pfn) + " is at " +
                        hex(want_link - 1));
   });
+}
+
+// Tail 1 holds the folio's order, nr_pages and mapcounts.
+void Checker::check_tail_1() {
   const uint64_t order = get(Word::k_vmemmap_shift);
-  if (m_pos.role == PageRole::k_tail_1) {
-    const uint64_t flags_1 = load_le(raw, get(Word::k_off_flags_1), 8);
-    expect((flags_1 & 0xff) == order, "order", "_flags_1", [&] {
-      return std::string("order byte " + std::to_string(flags_1 & 0xff) + ", vmemmap_shift is " +
-                         std::to_string(order));
-    });
-    if (m_header.has(Word::k_off_folio_nr_pages)) {
-      const uint64_t nr = load_le(raw, get(Word::k_off_folio_nr_pages), 4);
-      expect(nr == (1ULL << order), "nr_pages", "_folio_nr_pages", [&] {
-        return std::string("is " + std::to_string(nr) + ", should be " +
-                           std::to_string(1ULL << order));
-      });
-    }
-    expect_i32(Word::k_off_large_mapcount, "folio mapcounts", "_large_mapcount", -1);
-    expect_i32(Word::k_off_entire_mapcount, "folio mapcounts", "_entire_mapcount", -1);
-    expect_i32(Word::k_off_nr_pages_mapped, "folio mapcounts", "_nr_pages_mapped", 0);
-    expect_i32(Word::k_off_pincount, "folio mapcounts", "_pincount", 0);
-    return;
-  }
-  // prep_compound_tail() clears private; nothing sets index in a tail;
-  // zone_device_data (tail 3+) and tail 2's _deferred_list.next stay NULL.
-  expect(load_le(raw, get(Word::k_off_index), 8) == 0, "tail fields", "index", [&] {
-    return std::string("is " + hex(load_le(raw, get(Word::k_off_index), 8)) + ", should be 0");
+  const uint64_t flags_1 = load_le(m_raw, get(Word::k_off_flags_1), 8);
+  expect((flags_1 & 0xff) == order, "order", "_flags_1", [&] {
+    return std::string("order byte " + std::to_string(flags_1 & 0xff) + ", vmemmap_shift is " +
+                       std::to_string(order));
   });
-  expect(load_le(raw, get(Word::k_off_private), 8) == 0, "tail fields", "private", [&] {
-    return std::string("is " + hex(load_le(raw, get(Word::k_off_private), 8)) + ", should be 0");
+  if (m_header.has(Word::k_off_folio_nr_pages)) {
+    const uint64_t nr = load_le(m_raw, get(Word::k_off_folio_nr_pages), 4);
+    expect(nr == (1ULL << order), "nr_pages", "_folio_nr_pages", [&] {
+      return std::string("is " + std::to_string(nr) + ", should be " +
+                         std::to_string(1ULL << order));
+    });
+  }
+  expect_i32(Word::k_off_large_mapcount, "folio mapcounts", "_large_mapcount", -1);
+  expect_i32(Word::k_off_entire_mapcount, "folio mapcounts", "_entire_mapcount", -1);
+  expect_i32(Word::k_off_nr_pages_mapped, "folio mapcounts", "_nr_pages_mapped", 0);
+  expect_i32(Word::k_off_pincount, "folio mapcounts", "_pincount", 0);
+}
+
+// Tail 2 on: prep_compound_tail() clears private; nothing sets index in a
+// tail; zone_device_data (tail 3+) and tail 2's _deferred_list.next stay
+// NULL; mapping is TAIL_MAPPING; tail 2 is initialised after the head.
+void Checker::check_later_tail() {
+  expect(load_le(m_raw, get(Word::k_off_index), 8) == 0, "tail fields", "index", [&] {
+    return std::string("is " + hex(load_le(m_raw, get(Word::k_off_index), 8)) + ", should be 0");
+  });
+  expect(load_le(m_raw, get(Word::k_off_private), 8) == 0, "tail fields", "private", [&] {
+    return std::string("is " + hex(load_le(m_raw, get(Word::k_off_private), 8)) + ", should be 0");
   });
   const uint64_t zdd_off = get(Word::k_off_zone_device_data);
-  expect(load_le(raw, zdd_off, 8) == 0, "tail fields",
+  expect(load_le(m_raw, zdd_off, 8) == 0, "tail fields",
          m_pos.role == PageRole::k_tail_2 ? "_deferred_list.next" : "zone_device_data",
-         [&] { return std::string("is " + hex(load_le(raw, zdd_off, 8)) + ", should be 0"); });
+         [&] { return std::string("is " + hex(load_le(m_raw, zdd_off, 8)) + ", should be 0"); });
   if (m_header.has(Word::k_tail_mapping)) {
-    const uint64_t mapping = load_le(raw, get(Word::k_off_mapping), 8);
+    const uint64_t mapping = load_le(m_raw, get(Word::k_off_mapping), 8);
     expect(mapping == get(Word::k_tail_mapping), "TAIL_MAPPING", "mapping", [&] {
       return std::string("is " + hex(mapping) + ", TAIL_MAPPING is " +
                          hex(get(Word::k_tail_mapping)));
     });
   }
-  if (m_pos.role == PageRole::k_tail_2 && order > 1) {
+  if (m_pos.role == PageRole::k_tail_2 && get(Word::k_vmemmap_shift) > 1) {
     // 6.12 initialises tail 2 after prep_compound_head(): an empty (self)
     // _deferred_list there means prep_compound_head() ran after the loop.
-    const uint64_t next = load_le(raw, get(Word::k_off_deferred_list), 8);
-    const uint64_t self = page_address(m_header, pfn) + get(Word::k_off_deferred_list);
+    const uint64_t next = load_le(m_raw, get(Word::k_off_deferred_list), 8);
+    const uint64_t self = page_address(m_header, m_pfn) + get(Word::k_off_deferred_list);
     expect(next != self, "tail 2 order", "_deferred_list.next", [&] {
       return std::string(
           "is an empty list (points to itself): prep_compound_head() ran after tail 2 was "
