@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "series/diff_safety.h"
+#include "series/series_file.h"
 #include "sys/files.h"
 
 namespace kseries {
@@ -15,40 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Listed {
-  fs::path file;
-  std::string where;  // "series:3" for errors about the listing
-};
-
 bool is_reply(const PatchMail& mail) {
   const std::string lower = to_lower(trim(mail.raw_subject).substr(0, 4));
   return starts_with(lower, "re:") || starts_with(lower, "aw:");
-}
-
-std::vector<Listed> list_directory(const fs::path& dir, std::vector<std::string>& notes) {
-  std::vector<Listed> files;
-  const fs::path series_file = dir / "series";
-  if (fs::exists(series_file)) {
-    for (const auto& line : content_lines(read_file(series_file))) {
-      const fs::path file = dir / line.text;
-      const std::string where = series_file.string() + ":" + std::to_string(line.number);
-      if (!fs::is_regular_file(file)) {
-        throw usage_error(where + ": lists '" + line.text + "', which is not a file in " +
-                          dir.string());
-      }
-      files.push_back({file, where});
-    }
-    return files;
-  }
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".patch") {
-      files.push_back({entry.path(), entry.path().string()});
-    }
-  }
-  std::sort(files.begin(), files.end(),
-            [](const Listed& a, const Listed& b) { return a.file < b.file; });
-  notes.push_back("no series file in " + dir.string() + ": took its *.patch files in name order");
-  return files;
 }
 
 std::vector<fs::path> read_depends(const fs::path& dir) {
@@ -135,12 +105,12 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
   series.source = fs::weakly_canonical(source);
   series.name = series_name(source);
 
-  std::vector<Listed> files;
+  std::vector<ListedPatch> files;
   if (fs::is_directory(source)) {
-    files = list_directory(source, series.notes);
+    files = list_series_directory(source, series.notes);
     series.depends = read_depends(source);
   } else {
-    files.push_back({source, source.string()});
+    files.push_back({source, source.string(), false});
   }
 
   std::vector<PatchMail> mails;
