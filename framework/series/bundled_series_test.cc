@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 
 #include "core/text.h"
 #include "series/series_chain.h"
@@ -78,6 +79,49 @@ TEST(BundledSeriesTest, V1HasFourPatchesAsItsCoverLetterSays) {
   ASSERT_EQ(chain.back()->patches.size(), 4u);
   EXPECT_EQ(chain.back()->patches[3].subject.title,
             "mm: use arch store helpers in zone-device template copies");
+}
+
+// The known-bad revisions are derivations: their series files reference the
+// reference revision's own files for every patch they do not change, and
+// the directories hold nothing else but their own patches.
+TEST(BundledSeriesTest, KnownBadRevisionsAreDerivations) {
+  const std::map<std::string, std::pair<std::string, std::set<std::size_t>>> own = {
+      {"build-break", {"v6", {3, 4}}},
+      {"perf-regression", {"v6", {5, 8}}},
+      {"private-refcount", {"v10", {3, 4, 5, 7}}},
+      {"tail-template-order", {"v6", {5, 8}}},
+      {"tracepoint-gate", {"v6", {4, 5, 8}}},
+  };
+  for (const auto& [name, expected] : own) {
+    const auto& [revision, changed] = expected;
+    const fs::path dir = patches() / "known-bad" / name;
+    const fs::path reference_dir = fs::canonical(patches() / "zone-device-memmap" / revision);
+    const auto chain = load_series_chain(dir);
+    ASSERT_EQ(chain.size(), 1u) << name;
+    const Series& series = *chain.back();
+    const auto reference = load_series_chain(reference_dir);
+    ASSERT_EQ(series.patches.size(), 8u) << name;
+    EXPECT_EQ(series.revision, std::stoi(revision.substr(1))) << name;
+    std::set<std::string> files = {"README.md", "expect", "series",
+                                   series.cover->file.filename().string()};
+    for (std::size_t i = 0; i < series.patches.size(); ++i) {
+      const PatchMail& patch = series.patches[i];
+      if (changed.count(i + 1)) {
+        EXPECT_EQ(patch.file.parent_path(), dir) << name << " " << i + 1;
+        EXPECT_NE(patch.raw_subject.find("[PATCH known-bad/" + name + " "), std::string::npos)
+            << patch.raw_subject;
+        files.insert(patch.file.filename().string());
+      } else {
+        EXPECT_EQ(patch.file.parent_path(), reference_dir) << name << " " << i + 1;
+        EXPECT_EQ(patch.diff, reference.back()->patches[i].diff) << name << " " << i + 1;
+      }
+    }
+    std::set<std::string> present;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      present.insert(entry.path().filename().string());
+    }
+    EXPECT_EQ(present, files) << name;
+  }
 }
 
 }  // namespace
