@@ -49,8 +49,13 @@ std::string unloaded_name(const fs::path& dir) {
 class SeriesGate {
  public:
   SeriesGate(const GateRequest& request, GateServices& services, CellStore& store, Status& status,
-             std::map<std::string, double>& time)
-      : m_request(request), m_services(services), m_store(store), m_status(status), m_time(time) {}
+             std::map<std::string, double>& time, std::vector<GatedRevision>& revisions)
+      : m_request(request),
+        m_services(services),
+        m_store(store),
+        m_status(status),
+        m_time(time),
+        m_revisions(revisions) {}
 
   void run(const fs::path& dir) {
     const auto start = Clock::now();
@@ -71,6 +76,7 @@ class SeriesGate {
       return;
     }
     m_name = chain.back()->name;
+    m_revisions.push_back(gated_revision(*chain.back()));
     const auto applied = apply(chain);
     m_time["apply"] += since(start);
     if (!applied) {
@@ -298,6 +304,7 @@ class SeriesGate {
   CellStore& m_store;
   Status& m_status;
   std::map<std::string, double>& m_time;
+  std::vector<GatedRevision>& m_revisions;
   std::string m_name;
 };
 
@@ -310,10 +317,11 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     store.load_previous(*request.resume);
   }
   std::map<std::string, double> time;
+  std::vector<GatedRevision> revisions;
   GateResult result;
   result.ok = true;
   for (const auto& dir : request.series) {
-    SeriesGate gate(request, services, store, status, time);
+    SeriesGate gate(request, services, store, status, time, revisions);
     try {
       gate.run(dir);
     } catch (const Error& e) {
@@ -334,6 +342,11 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   }
   result.cells = store.cells();
   result.reused = store.reused();
+  // Which patches and cells moved between consecutive revisions (v6 -> v10).
+  result.revisions = compare_revisions(revisions, result.cells);
+  if (!result.revisions.empty()) {
+    store.set_section("revisions", comparisons_json(result.revisions));
+  }
   double accounted = 0;
   for (const char* stage :
        {"apply", "checkpatch", "per-patch builds", "cells (build, boot, judge)"}) {
@@ -361,6 +374,9 @@ std::string render_gate(const GateResult& result) {
         << (verdict.ok ? (verdict.known_bad ? "EXPECTED (every expectation holds)" : "PASS")
                        : "FAIL")
         << "\n";
+  }
+  for (const auto& comparison : result.revisions) {
+    out << render_comparison(comparison);
   }
   out << "time:";
   for (const auto& [stage, seconds] : result.time) {

@@ -19,6 +19,7 @@
 #include "qemu/vm.h"
 #include "run/gate_cells.h"
 #include "run/matrix.h"
+#include "run/revision_compare.h"
 #include "run/session.h"
 #include "sys/process.h"
 
@@ -47,6 +48,8 @@ struct GateServices {
 struct GateResult {
   std::vector<CellResult> cells;
   std::vector<SeriesVerdict> verdicts;
+  // Consecutive revisions of one series, compared (also gate.json's "revisions").
+  std::vector<RevisionComparison> revisions;
   bool ok = false;
   bool interrupted = false;  // SIGINT/SIGTERM: the cells so far, the rest not run
   std::string interruption;  // what was running: "interrupted while running make ..."
@@ -56,7 +59,8 @@ struct GateResult {
 
 GateResult run_gate(const GateRequest& request, GateServices& services, Status& status);
 
-// The text report: per series its cells and verdict, then where the time went.
+// The text report: per series its cells and verdict, the revision
+// comparisons, then where the time went.
 std::string render_gate(const GateResult& result);
 
 }  // namespace kseries::run

@@ -79,9 +79,21 @@ const CellResult* CellStore::previous(const std::string& series, const std::stri
 
 void CellStore::record(CellResult result) {
   m_cells.push_back(std::move(result));
+  save();
+}
+
+void CellStore::set_section(const std::string& key, nlohmann::json value) {
+  m_sections[key] = std::move(value);
+  save();
+}
+
+void CellStore::save() const {
   nlohmann::json json = {{"cells", nlohmann::json::array()}};
   for (const auto& c : m_cells) {
     json["cells"].push_back(to_json(c));
+  }
+  for (const auto& [key, value] : m_sections.items()) {
+    json[key] = value;
   }
   // Written whole after every cell: a gate cut off here still has its report.
   const fs::path tmp = m_file.string() + ".tmp";

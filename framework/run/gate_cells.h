@@ -5,6 +5,8 @@
 // finished. Renderers read only the cells; the verdict of each series comes
 // from its cells and its expectations.
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -35,13 +37,18 @@ class CellStore {
   void load_previous(const std::filesystem::path& file);
   const CellResult* previous(const std::string& series, const std::string& cell) const;
   void record(CellResult result);  // and save
+  // A section of gate.json beside "cells" ("revisions"), saved at once.
+  void set_section(const std::string& key, nlohmann::json value);
   const std::vector<CellResult>& cells() const { return m_cells; }
   std::size_t reused() const { return m_reused; }
   void count_reused() { ++m_reused; }
 
  private:
+  void save() const;
+
   std::filesystem::path m_file;
   std::vector<CellResult> m_cells;
+  nlohmann::json m_sections = nlohmann::json::object();
   std::vector<CellResult> m_previous;
   std::size_t m_reused = 0;
 };
