@@ -50,23 +50,40 @@ std::string series_name(const fs::path& source) {
   return source.stem().string();
 }
 
-void check_numbering(const std::vector<PatchMail>& patches) {
+// Whether PATCH is another revision's, referenced by a directory series'
+// `series` file (OWN_DIR: that directory; empty for an mbox).
+bool referenced(const PatchMail& patch, const fs::path& own_dir) {
+  return !own_dir.empty() && fs::weakly_canonical(patch.file).parent_path() != own_dir;
+}
+
+// A derived series may put patches of its own on top of another revision's
+// (known-bad/sanitizer-ignore: v10's 1/8..8/8, then its own 9/9): the
+// referenced patches keep their revision's total, which must then be smaller
+// than the series, and sit at their own positions; the series' own patches
+// carry the series' total.
+void check_numbering(const std::vector<PatchMail>& patches, const fs::path& own_dir) {
   const bool any_numbered = std::any_of(patches.begin(), patches.end(),
                                         [](const PatchMail& p) { return p.subject.numbered; });
   if (!any_numbered) {
     return;
   }
-  const int total = patches.front().subject.total;
+  const int total = referenced(patches.front(), own_dir) ? static_cast<int>(patches.size())
+                                                         : patches.front().subject.total;
   std::map<int, const PatchMail*> seen;
   for (const auto& patch : patches) {
     if (!patch.subject.numbered) {
       throw usage_error(patch.where() + ": '" + patch.raw_subject +
                         "' has no m/n number while the rest of the series does");
     }
-    if (patch.subject.total != total) {
+    const bool extended = referenced(patch, own_dir) && patch.subject.total < total &&
+                          patch.subject.index == static_cast<int>(seen.size()) + 1;
+    if (patch.subject.total != total && !extended) {
       throw usage_error(patch.where() + ": '" + patch.raw_subject + "' says the series has " +
                         std::to_string(patch.subject.total) + " patches; " +
-                        patches.front().where() + " says " + std::to_string(total));
+                        patches.front().where() + " says " + std::to_string(total) +
+                        (referenced(patch, own_dir) ? "" : " (only another revision's patches, "
+                                                           "referenced in order before the "
+                                                           "series' own, may say fewer)"));
     }
     if (patch.subject.index < 1 || patch.subject.index > total) {
       throw usage_error(patch.where() + ": '" + patch.raw_subject + "' is numbered " +
@@ -149,7 +166,8 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
                       (series.cover ? " (only a cover letter)" : ""));
   }
 
-  check_numbering(series.patches);
+  check_numbering(series.patches,
+                  fs::is_directory(source) ? fs::path(series.source) : fs::path());
   const bool from_directory = fs::is_directory(source);
   if (series.patches.front().subject.numbered) {
     // The numbering is authoritative; a series file must agree with it.

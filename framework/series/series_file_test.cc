@@ -84,6 +84,32 @@ TEST(SeriesFileTest, ASeriesMixesReferencedAndOwnPatches) {
   EXPECT_EQ(series.patches[1].raw_subject, "[PATCH bad v2 2/2] demo: step 2");
 }
 
+TEST(SeriesFileTest, OwnPatchesMayExtendAReferencedRevision) {
+  Tree tree;
+  put_file(tree.derived / "0003-c.patch", patch("bad v2 ", 3, 3));
+  tree.listing("../../demo/v2/0001-a.patch\n../../demo/v2/0002-b.patch\n0003-c.patch\n");
+  const Series series = load_series(tree.derived);
+  ASSERT_EQ(series.patches.size(), 3u);
+  EXPECT_EQ(series.patches[2].raw_subject, "[PATCH bad v2 3/3] demo: step 3");
+}
+
+TEST(SeriesFileTest, AnExtensionMustKeepEveryPatchInItsPlace) {
+  Tree tree;
+  // Its own patch says 3/4: the series has 3.
+  put_file(tree.derived / "0003-c.patch", patch("bad v2 ", 3, 4));
+  tree.listing("../../demo/v2/0001-a.patch\n../../demo/v2/0002-b.patch\n0003-c.patch\n");
+  EXPECT_THROW(load_series(tree.derived), Error);
+  // A referenced patch out of its place.
+  put_file(tree.derived / "0003-c.patch", patch("bad v2 ", 3, 3));
+  tree.listing("../../demo/v2/0002-b.patch\n../../demo/v2/0001-a.patch\n0003-c.patch\n");
+  EXPECT_THROW(load_series(tree.derived), Error);
+  // An mbox-like directory of its own patches gets no such leeway.
+  put_file(tree.derived / "0001-a.patch", patch("bad v2 ", 1, 2));
+  put_file(tree.derived / "0002-b.patch", patch("bad v2 ", 2, 2));
+  tree.listing("0001-a.patch\n0002-b.patch\n0003-c.patch\n");
+  EXPECT_THROW(load_series(tree.derived), Error);
+}
+
 TEST(SeriesFileTest, ASiblingRevisionIsInTheTree) {
   Tree tree;
   put_file(tree.root / "demo" / "v3" / "series", "../v2/0001-a.patch\n../v2/0002-b.patch\n");
