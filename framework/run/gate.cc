@@ -320,6 +320,14 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   std::vector<GatedRevision> revisions;
   GateResult result;
   result.ok = true;
+  // The cells this matrix can judge, for the expectations.
+  std::vector<std::string> planned{"apply", "checkpatch"};
+  if (request.matrix.per_patch_target) {
+    planned.push_back("per-patch " + *request.matrix.per_patch_target);
+  }
+  for (const auto& cell : request.matrix.cells) {
+    planned.push_back(cell.target + " " + cell.test_case);
+  }
   for (const auto& dir : request.series) {
     SeriesGate gate(request, services, store, status, time, revisions);
     try {
@@ -333,7 +341,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
       result.interruption = e.what();
     }
     const std::string name = gate.name().empty() ? dir.string() : gate.name();
-    const auto verdict = judge_series(name, store.cells(), load_expectations(dir));
+    const auto verdict = judge_series(name, store.cells(), load_expectations(dir), &planned);
     result.ok = result.ok && verdict.ok && !result.interrupted;
     result.verdicts.push_back(verdict);
     if (result.interrupted) {

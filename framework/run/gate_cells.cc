@@ -102,7 +102,8 @@ void CellStore::save() const {
 }
 
 SeriesVerdict judge_series(const std::string& series, const std::vector<CellResult>& cells,
-                           const std::optional<Expectations>& expectations) {
+                           const std::optional<Expectations>& expectations,
+                           const std::vector<std::string>* planned) {
   SeriesVerdict verdict{series, true, expectations.has_value(), {}};
   std::vector<std::string> seen;
   for (const auto& c : cells) {
@@ -131,12 +132,25 @@ SeriesVerdict judge_series(const std::string& series, const std::vector<CellResu
     }
   }
   if (expectations) {
+    std::size_t applicable = 0;
     for (const auto& e : expectations->fails) {
+      if (planned && std::find(planned->begin(), planned->end(), e.cell) == planned->end()) {
+        verdict.lines.push_back("not in this matrix: " + e.cell + " (" +
+                                expectations->file.string() + ":" + std::to_string(e.line) +
+                                " not checked)");
+        continue;
+      }
+      ++applicable;
       if (std::find(seen.begin(), seen.end(), e.cell) == seen.end()) {
         verdict.ok = false;
         verdict.lines.push_back("ERROR " + e.cell + " was expected to fail but did not run (" +
                                 expectations->file.string() + ":" + std::to_string(e.line) + ")");
       }
+    }
+    if (applicable == 0 && !expectations->fails.empty()) {
+      verdict.ok = false;
+      verdict.lines.push_back("ERROR no expectation of " + expectations->file.string() +
+                              " is in this matrix: nothing here can catch this known-bad revision");
     }
   }
   return verdict;

@@ -62,8 +62,12 @@ struct SeriesVerdict {
 
 // A good series (no expectations) is ok when no cell failed or erred; a
 // known-bad one when every expected cell failed with its text and nothing
-// else failed or erred.
+// else failed or erred. PLANNED, when given, are the cells the matrix has
+// ("pmem memmap-types"): an expectation for a cell outside it is noted and
+// not checked, but a known-bad revision none of whose expectations is in
+// the matrix is not ok (nothing in this gate could catch it).
 SeriesVerdict judge_series(const std::string& series, const std::vector<CellResult>& cells,
-                           const std::optional<Expectations>& expectations);
+                           const std::optional<Expectations>& expectations,
+                           const std::vector<std::string>* planned = nullptr);
 
 }  // namespace kseries::run

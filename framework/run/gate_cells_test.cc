@@ -77,6 +77,28 @@ TEST(JudgeSeriesTest, ExpectedFailuresMustHappenWithTheirText) {
   EXPECT_NE(join_lines(missing.lines).find("did not run"), std::string::npos);
 }
 
+TEST(JudgeSeriesTest, ExpectationsOutsideTheMatrixAreNotedButOneMustApply) {
+  const auto expect = parse_expectations(
+      "fail: kasan sanitizer-gating: the fast path ran\n"
+      "fail: kmsan sanitizer-gating: the fast path ran\n",
+      "expect");
+  const std::vector<std::string> default_matrix{"apply", "kasan sanitizer-gating"};
+  const auto v = judge_series(
+      "s/v1", {cell("kasan sanitizer-gating", CellStatus::k_fail, "the fast path ran: -93%")},
+      expect, &default_matrix);
+  EXPECT_TRUE(v.ok) << join_lines(v.lines);
+  EXPECT_NE(join_lines(v.lines).find("not in this matrix: kmsan sanitizer-gating"),
+            std::string::npos);
+  // In the matrix but not run is still an error.
+  EXPECT_FALSE(judge_series("s/v1", {cell("apply", CellStatus::k_pass)}, expect, &default_matrix).ok);
+  // A matrix that holds none of them cannot catch the revision.
+  const std::vector<std::string> quick{"apply", "pmem memmap-timing"};
+  const auto none = judge_series("s/v1", {cell("pmem memmap-timing", CellStatus::k_pass)}, expect,
+                                 &quick);
+  EXPECT_FALSE(none.ok);
+  EXPECT_NE(join_lines(none.lines).find("nothing here can catch"), std::string::npos);
+}
+
 TEST(CellStoreTest, SavesAfterEveryCellAndResumesFinishedOnes) {
   testing::TempDir tmp;
   const auto file = tmp.path() / "gate.json";
