@@ -35,6 +35,7 @@ trace_read_ns() {
       for (i = 1; i < NF; i++) if ($(i + 1) == "us") {
         f = $i; sub(/^[^0-9]*/, "", f); np = split(f, p, ".")
         frac = (np > 1) ? p[2] : ""; while (length(frac) < 3) frac = frac "0"
+        sub(/^0+/, "", frac)   # busybox awk reads "012" as octal 10
         ns += p[1] * 1000 + frac; n++; break }
     }
     END { printf "%d %.0f\n", n, ns }' "$T/trace"
