@@ -4,16 +4,19 @@
 #include <cctype>
 #include <chrono>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "cases/case_def.h"
 #include "core/error.h"
 #include "git/apply.h"
 #include "kernel/target.h"
+#include "oracle/sha256.h"
 #include "run/checkpatch.h"
 #include "run/expectations.h"
 #include "run/session_runner.h"
 #include "series/series_chain.h"
+#include "sys/files.h"
 
 namespace kseries::run {
 
@@ -77,6 +80,7 @@ class SeriesGate {
     }
     m_name = chain.back()->name;
     m_revisions.push_back(gated_revision(*chain.back()));
+    describe(*chain.back());
     const auto applied = apply(chain);
     m_time["apply"] += since(start);
     if (!applied) {
@@ -104,6 +108,30 @@ class SeriesGate {
     return false;
   }
 
+  // The series' own patches for the reports: each file and its sha256. The
+  // messages of an mbox are written out one per file (the form KCIDB's
+  // patchset takes), as checkpatch reads them.
+  void describe(const Series& series) {
+    SeriesRecord record{m_name, series.source.string(), {}, std::nullopt};
+    const bool mbox = fs::is_regular_file(series.source);
+    for (std::size_t i = 0; i < series.patches.size(); ++i) {
+      const auto& patch = series.patches[i];
+      fs::path file = patch.file;
+      if (mbox) {
+        file =
+            m_request.run_dir / "patches" / file_safe(m_name) / (std::to_string(i + 1) + ".patch");
+        fs::create_directories(file.parent_path());
+        write_file(file, "From: " + patch.author.name + " <" + patch.author.email +
+                             ">\nSubject: [PATCH " + std::to_string(i + 1) + "/" +
+                             std::to_string(series.patches.size()) + "] " + patch.subject.title +
+                             "\n\n" + patch.body + "\n---\n" + patch.diff);
+      }
+      record.patches.push_back(
+          {file.string(), patch.subject.title, oracle::sha256_hex(read_file(file))});
+    }
+    m_store.describe(std::move(record));
+  }
+
   void record(CellResult cell) {
     m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
                       cell_status_name(cell.status) +
@@ -120,6 +148,19 @@ class SeriesGate {
     }
     auto applied = git::apply_chain(m_services.store, request);
     CellResult cell{m_name, "apply", CellStatus::k_pass, "", "", 0, {}};
+    const std::size_t own = chain.back()->patches.size();
+    for (std::size_t i = applied.outcomes.size() - std::min(own, applied.outcomes.size());
+         i < applied.outcomes.size(); ++i) {
+      const auto& outcome = applied.outcomes[i];
+      const std::string key = "patch." + std::to_string(outcome.index + 1) + ".";
+      cell.properties[key + "apply"] = outcome.status == git::PatchStatus::k_applied ? "applied"
+                                       : outcome.status == git::PatchStatus::k_failed
+                                           ? "failed"
+                                           : "not attempted";
+      if (outcome.status == git::PatchStatus::k_applied) {
+        cell.properties[key + "commit"] = git::to_hex(outcome.commit);
+      }
+    }
     if (!applied.complete || !applied.tip) {
       cell.status = CellStatus::k_fail;
       for (const auto& outcome : applied.outcomes) {
@@ -157,6 +198,10 @@ class SeriesGate {
       }
       errors += report.errors;
       warnings += report.warnings;
+      const std::string key = "patch." + std::to_string(i + 1) + ".";
+      cell.properties[key + "errors"] = std::to_string(report.errors);
+      cell.properties[key + "warnings"] = std::to_string(report.warnings);
+      cell.properties[key + "checks"] = std::to_string(report.checks);
       for (const auto& line : report.lines) {
         cell.detail += series.label(i) + ": " + line + "\n";
       }
@@ -185,16 +230,50 @@ class SeriesGate {
     m_services.builder.set_test_modules({});
     const std::size_t first = applied.outcomes.size() - series.patches.size();
     std::size_t broken = 0;
+    // Warnings a patch adds: against the build before it (the base's, when
+    // that kernel is in the cache).
+    std::optional<std::set<std::string>> before;
+    if (const auto base = m_services.builder.find(target, m_request.base)) {
+      before.emplace(base->warnings.begin(), base->warnings.end());
+    }
     for (std::size_t i = first; i < applied.outcomes.size(); ++i) {
       const auto& outcome = applied.outcomes[i];
       const std::string label =
           std::to_string(outcome.index + 1) + "/" + std::to_string(outcome.total);
       m_status.progress("gate " + m_name + ": build " + target.name + " after patch " + label);
+      const fs::path log = m_request.run_dir / ("build-" + file_safe(m_name) + "-" + target.name +
+                                                "-" + std::to_string(outcome.index + 1) + ".log");
       const auto built = m_services.builder.build(
-          target, outcome.commit,
-          m_request.run_dir / ("build-" + file_safe(m_name) + "-" + target.name + "-" +
-                               std::to_string(outcome.index + 1) + ".log"),
+          target, outcome.commit, log,
           [&](const std::string& text) { m_status.progress(m_name + " " + label + ": " + text); });
+      const std::string key = "patch." + std::to_string(outcome.index + 1) + ".";
+      cell.properties[key + "build"] = built.status == kernel::StepStatus::k_built    ? "built"
+                                       : built.status == kernel::StepStatus::k_cached ? "cached"
+                                       : built.status == kernel::StepStatus::k_not_constructible
+                                           ? "not constructible"
+                                           : "failed";
+      cell.properties[key + "seconds"] = std::to_string(built.seconds);
+      if (fs::exists(log)) {
+        cell.properties[key + "log"] = log.string();
+      }
+      if (built.kernel) {
+        const std::set<std::string> now(built.kernel->warnings.begin(),
+                                        built.kernel->warnings.end());
+        cell.properties[key + "warnings"] = std::to_string(now.size());
+        if (before) {
+          std::size_t added = 0;
+          for (const auto& warning : now) {
+            if (!before->count(warning)) {
+              ++added;
+              cell.detail += "patch " + label + " adds a warning: " + warning + "\n";
+            }
+          }
+          cell.properties[key + "new_warnings"] = std::to_string(added);
+        }
+        before = now;
+      } else {
+        before.reset();
+      }
       if (!built.kernel) {
         ++broken;
         cell.detail +=
@@ -249,8 +328,28 @@ class SeriesGate {
       }
       request.kernels.push_back({KernelRole::k_candidate, m_name, tip, {}, {}, 0, {}});
       Services services{m_services.builder, m_services.runner, m_services.workdir_root};
+      const fs::path cell_dir = request.run_dir;
       auto outcome = run_session(std::move(request), services, m_status);
       fill(cell, outcome);
+      // The session's own results beside its logs, as `kseries boot` leaves
+      // them: the HTML and KCIDB renderers read the samples from there.
+      if (outcome.end == SessionEnd::k_booted) {
+        write_file(
+            cell_dir / "results.json",
+            outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                "\n");
+      }
+      for (const auto& kernel : outcome.kernels) {
+        if (kernel.build.key.empty()) {
+          continue;
+        }
+        const std::string key = "build." + role_name(kernel.role) + ".";
+        cell.properties[key + "kernel"] = kernel.build.key;
+        cell.properties[key + "seconds"] = std::to_string(kernel.build.seconds);
+        cell.properties[key + "compiler"] = kernel.build.compiler;
+        cell.properties[key + "warnings"] = std::to_string(kernel.build.warnings.size());
+        cell.properties[key + "commit"] = git::to_hex(kernel.commit);
+      }
     } catch (const Error& e) {
       cell.status = CellStatus::k_error;
       cell.summary = e.what();
@@ -316,6 +415,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   if (request.resume) {
     store.load_previous(*request.resume);
   }
+  store.set_base(git::to_hex(request.base), request.base_label);
   std::map<std::string, double> time;
   std::vector<GatedRevision> revisions;
   GateResult result;
@@ -344,6 +444,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     const auto verdict = judge_series(name, store.cells(), load_expectations(dir), &planned);
     result.ok = result.ok && verdict.ok && !result.interrupted;
     result.verdicts.push_back(verdict);
+    store.judge(verdict);
     if (result.interrupted) {
       break;
     }
@@ -362,6 +463,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     accounted += time[stage];
   }
   result.time.emplace_back("kseries itself (judging, reports, the rest)", since(start) - accounted);
+  store.finish(result.ok, result.interrupted, result.time);
   return result;
 }
 

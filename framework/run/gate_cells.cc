@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_text.h"
+#include "report/junit.h"
 #include "sys/files.h"
 
 namespace kseries::run {
@@ -30,6 +31,19 @@ nlohmann::json to_json(const CellResult& c) {
           {"properties", c.properties}};
 }
 
+nlohmann::json to_json(const SeriesRecord& s) {
+  nlohmann::json patches = nlohmann::json::array();
+  for (const auto& p : s.patches) {
+    patches.push_back({{"file", p.file}, {"subject", p.subject}, {"sha256", p.sha256}});
+  }
+  nlohmann::json json = {{"series", s.series}, {"source", s.source}, {"patches", patches}};
+  if (s.verdict) {
+    json["verdict"] = {
+        {"ok", s.verdict->ok}, {"known_bad", s.verdict->known_bad}, {"lines", s.verdict->lines}};
+  }
+  return json;
+}
+
 }  // namespace
 
 std::string cell_status_name(CellStatus status) {
@@ -46,7 +60,8 @@ std::string cell_status_name(CellStatus status) {
   return "?";
 }
 
-CellStore::CellStore(fs::path file) : m_file(std::move(file)) {}
+CellStore::CellStore(fs::path file)
+    : m_file(std::move(file)), m_started(report::utc_timestamp() + "Z") {}
 
 void CellStore::load_previous(const fs::path& file) {
   const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
@@ -87,15 +102,71 @@ void CellStore::set_section(const std::string& key, nlohmann::json value) {
   save();
 }
 
+void CellStore::set_base(const std::string& commit, const std::string& label) {
+  m_base = {{"commit", commit}, {"label", label}};
+  save();
+}
+
+void CellStore::describe(SeriesRecord series) {
+  for (auto& s : m_series) {
+    if (s.series == series.series) {
+      s = std::move(series);
+      save();
+      return;
+    }
+  }
+  m_series.push_back(std::move(series));
+  save();
+}
+
+void CellStore::judge(const SeriesVerdict& verdict) {
+  for (auto& s : m_series) {
+    if (s.series == verdict.series) {
+      s.verdict = verdict;
+      save();
+      return;
+    }
+  }
+  // A series that could not even be loaded has no record yet.
+  m_series.push_back({verdict.series, verdict.series, {}, verdict});
+  save();
+}
+
+void CellStore::finish(bool ok, bool interrupted,
+                       const std::vector<std::pair<std::string, double>>& time) {
+  nlohmann::json seconds = nlohmann::json::array();  // in the order the stages ran
+  for (const auto& [stage, s] : time) {
+    seconds.push_back({{"stage", stage}, {"seconds", s}});
+  }
+  m_end = {{"ok", ok},
+           {"interrupted", interrupted},
+           {"finished", report::utc_timestamp() + "Z"},
+           {"time", seconds}};
+  save();
+}
+
 void CellStore::save() const {
-  nlohmann::json json = {{"cells", nlohmann::json::array()}};
+  nlohmann::json json = {{"kind", "gate"},
+                         {"started", m_started},
+                         {"series", nlohmann::json::array()},
+                         {"cells", nlohmann::json::array()}};
+  if (!m_base.is_null()) {
+    json["base"] = m_base;
+  }
+  for (const auto& s : m_series) {
+    json["series"].push_back(to_json(s));
+  }
   for (const auto& c : m_cells) {
     json["cells"].push_back(to_json(c));
+  }
+  if (!m_end.is_null()) {
+    json["end"] = m_end;
   }
   for (const auto& [key, value] : m_sections.items()) {
     json[key] = value;
   }
-  // Written whole after every cell: a gate cut off here still has its report.
+  // Written whole after every change: a gate cut off here still has its
+  // report. Text the guest or a compiler printed may not be UTF-8.
   const fs::path tmp = m_file.string() + ".tmp";
   write_file(tmp, json_text(json));
   fs::rename(tmp, m_file);

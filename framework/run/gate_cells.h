@@ -2,15 +2,19 @@
 // The gate's results, one per cell (series × stage/target/case), kept in a
 // store persisted in the run directory after every cell (gate.json), so an
 // interrupted gate leaves its partial report and `--resume` reuses what
-// finished. Renderers read only the cells; the verdict of each series comes
-// from its cells and its expectations.
+// finished. Beside the cells the store keeps what the renderers (text, HTML,
+// KCIDB) need and cannot find in the run directory: the base, each series'
+// patches and verdict, and how the gate ended. The verdict of each series
+// comes from its cells and its expectations.
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run/expectations.h"
@@ -27,7 +31,35 @@ struct CellResult {
   std::string summary;  // one line
   std::string detail;   // every failure line, the evidence
   double seconds = 0;
+  // Facts for the renderers, e.g. "run_dir", "tip", "patch.3.build",
+  // "build.candidate.seconds".
   std::map<std::string, std::string> properties;
+};
+
+struct SeriesVerdict {
+  std::string series;
+  bool ok = false;
+  bool known_bad = false;          // it has expectations
+  std::vector<std::string> lines;  // why, one line each
+};
+
+// A patch as the reports need it: the file it came from (a format-patch
+// file; for an mbox, the message written out under the run directory), its
+// subject, and the sha256 of that file's bytes (KCIDB's patchset hash is
+// built from these).
+struct PatchRecord {
+  std::string file;
+  std::string subject;
+  std::string sha256;
+};
+
+// What the store keeps of a series besides its cells: where it came from,
+// its own patches (not its prerequisites'), and its verdict once judged.
+struct SeriesRecord {
+  std::string series;
+  std::string source;
+  std::vector<PatchRecord> patches;
+  std::optional<SeriesVerdict> verdict;
 };
 
 class CellStore {
@@ -43,6 +75,12 @@ class CellStore {
   std::size_t reused() const { return m_reused; }
   void count_reused() { ++m_reused; }
 
+  // The run's facts, each saved at once.
+  void set_base(const std::string& commit, const std::string& label);
+  void describe(SeriesRecord series);        // adds or replaces it
+  void judge(const SeriesVerdict& verdict);  // attaches it to its series
+  void finish(bool ok, bool interrupted, const std::vector<std::pair<std::string, double>>& time);
+
  private:
   void save() const;
 
@@ -51,13 +89,10 @@ class CellStore {
   nlohmann::json m_sections = nlohmann::json::object();
   std::vector<CellResult> m_previous;
   std::size_t m_reused = 0;
-};
-
-struct SeriesVerdict {
-  std::string series;
-  bool ok = false;
-  bool known_bad = false;          // it has expectations
-  std::vector<std::string> lines;  // why, one line each
+  std::string m_started;
+  nlohmann::json m_base;
+  std::vector<SeriesRecord> m_series;
+  nlohmann::json m_end;
 };
 
 // A good series (no expectations) is ok when no cell failed or erred; a

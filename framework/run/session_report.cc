@@ -394,6 +394,7 @@ SessionReport render_session(const SessionFacts& facts, const std::vector<Kernel
     }
   }
   s.out << "run directory " << facts.run_dir.string() << "\n";
+  s.json["failed"] = s.failed;  // the session's verdict, for renderers reading the file
   return {s.out.str(), std::move(s.json), std::move(s.suite), s.failed};
 }
 
