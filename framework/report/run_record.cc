@@ -1,0 +1,239 @@
+#include "report/run_record.h"
+
+#include "core/error.h"
+#include "sys/files.h"
+
+namespace kseries::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json parse(const fs::path& file) {
+  auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  if (json.is_discarded() || !json.is_object()) {
+    throw usage_error(file.string() + ": not a JSON object");
+  }
+  return json;
+}
+
+// A cell's results.json, when it booted (a skipped or unbuilt cell has none).
+nlohmann::json session_of(const fs::path& dir) {
+  if (dir.empty() || !fs::is_regular_file(dir / "results.json")) {
+    return nullptr;
+  }
+  auto json = nlohmann::json::parse(read_file(dir / "results.json"), nullptr, false);
+  return json.is_discarded() ? nlohmann::json(nullptr) : json;
+}
+
+RunRecord load_gate(const fs::path& run_dir, const nlohmann::json& json) {
+  RunRecord run;
+  run.kind = "gate";
+  run.dir = run_dir;
+  run.started = json.value("started", "");
+  if (json.contains("base")) {
+    run.base_commit = json["base"].value("commit", "");
+    run.base_label = json["base"].value("label", "");
+  }
+  for (const auto& s : json.value("series", nlohmann::json::array())) {
+    RunSeries series;
+    series.name = s.value("series", "");
+    series.source = s.value("source", "");
+    for (const auto& p : s.value("patches", nlohmann::json::array())) {
+      series.patches.push_back(
+          {p.value("file", ""), p.value("subject", ""), p.value("sha256", "")});
+    }
+    if (s.contains("verdict")) {
+      series.judged = true;
+      series.ok = s["verdict"].value("ok", false);
+      series.known_bad = s["verdict"].value("known_bad", false);
+      series.lines = s["verdict"].value("lines", std::vector<std::string>{});
+    }
+    run.series.push_back(std::move(series));
+  }
+  for (const auto& c : json.value("cells", nlohmann::json::array())) {
+    RunCell cell;
+    cell.series = c.value("series", "");
+    cell.cell = c.value("cell", "");
+    cell.status = c.value("status", "error");
+    cell.summary = c.value("summary", "");
+    cell.detail = c.value("detail", "");
+    cell.seconds = c.value("seconds", 0.0);
+    cell.properties = c.value("properties", std::map<std::string, std::string>{});
+    if (const auto dir = cell.property("run_dir"); !dir.empty()) {
+      cell.dir = dir;
+    }
+    cell.session = session_of(cell.dir);
+    run.cells.push_back(std::move(cell));
+  }
+  // A store written before it kept its series (or cut off before the first
+  // was described): the series its cells name, in their order.
+  for (const auto& cell : run.cells) {
+    if (!run.find_series(cell.series)) {
+      run.series.push_back({cell.series, "", {}, false, false, false, {}});
+    }
+  }
+  if (json.contains("end")) {
+    const auto& end = json["end"];
+    run.finished = true;
+    run.ok = end.value("ok", false);
+    run.interrupted = end.value("interrupted", false);
+    for (const auto& stage : end.value("time", nlohmann::json::array())) {
+      run.time.emplace_back(stage.value("stage", ""), number_or(stage, "seconds", 0));
+    }
+  }
+  return run;
+}
+
+// One session of `kseries boot` as a cell, its candidate (else its first
+// kernel) as the series.
+RunCell boot_cell(const nlohmann::json& session, const fs::path& dir, const std::string& suffix,
+                  RunRecord& run) {
+  RunCell cell;
+  cell.cell = session.value("target", "?") + " " + session.value("case", "?") + suffix;
+  const bool failed = session.value("failed", false);
+  cell.status = failed ? "fail" : "pass";
+  cell.dir = dir;
+  cell.session = session;
+  const auto kernels = session.value("kernels", nlohmann::json::object());
+  for (const auto& [name, kernel] : kernels.items()) {
+    const std::string role = kernel.value("role", "");
+    if (role == "base" && run.base_commit.empty()) {
+      run.base_commit = kernel.value("commit", "");
+      run.base_label = "base";
+    }
+    if (role == "candidate" || cell.series.empty()) {
+      cell.series = name;
+    }
+  }
+  for (const auto& boot : session.value("boots", nlohmann::json::array())) {
+    cell.seconds += boot.value("seconds", 0.0);
+  }
+  cell.summary = failed ? "failed (see the boots, oracles and comparisons below)" : "passed";
+  return cell;
+}
+
+RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
+  RunRecord run;
+  run.kind = "boot";
+  run.dir = run_dir;
+  run.finished = true;
+  run.ok = true;
+  if (json.contains("case")) {
+    run.cells.push_back(boot_cell(json, run_dir, "", run));
+  } else {
+    // --clock both: one session per clock, each in its own directory.
+    for (const auto& [clock, session] : json.items()) {
+      if (session.is_object()) {
+        run.cells.push_back(boot_cell(session, run_dir / clock, " (" + clock + ")", run));
+      }
+    }
+  }
+  for (const auto& cell : run.cells) {
+    run.ok = run.ok && cell.status == "pass";
+    if (!run.find_series(cell.series)) {
+      run.series.push_back({cell.series, "", {}, true, run.ok, false, {}});
+    }
+  }
+  for (auto& series : run.series) {
+    series.ok = run.ok;
+  }
+  return run;
+}
+
+}  // namespace
+
+std::string RunCell::target() const {
+  const auto space = cell.find(' ');
+  if (cell.rfind("per-patch ", 0) == 0 || space == std::string::npos) {
+    return cell.rfind("per-patch ", 0) == 0 ? cell.substr(10) : "";
+  }
+  return cell.substr(0, space);
+}
+
+std::string RunCell::test_case() const {
+  const auto space = cell.find(' ');
+  if (cell.rfind("per-patch ", 0) == 0 || space == std::string::npos) {
+    return "";
+  }
+  const std::string rest = cell.substr(space + 1);
+  return rest.substr(0, rest.find(' '));
+}
+
+std::string RunCell::property(const std::string& key) const {
+  const auto it = properties.find(key);
+  return it == properties.end() ? "" : it->second;
+}
+
+std::string RunCell::subject_kernel() const {
+  const auto kernels = session.value("kernels", nlohmann::json::object());
+  if (kernels.contains(series)) {
+    return series;
+  }
+  std::string subject;
+  for (const auto& [name, kernel] : kernels.items()) {
+    const std::string role = kernel.value("role", "");
+    if (role == "candidate" || (subject.empty() && role != "base" && role != "reference")) {
+      subject = name;
+    }
+  }
+  return subject;
+}
+
+std::string RunCell::baseline_kernel() const {
+  const auto kernels = session.value("kernels", nlohmann::json::object());
+  const std::string subject = subject_kernel();
+  std::string other;
+  for (const auto& [name, kernel] : kernels.items()) {
+    const std::string role = kernel.value("role", "");
+    if (name != subject && (role == "base" || role == "reference")) {
+      return name;
+    }
+    if (name != subject && role.empty()) {
+      other = name;
+    }
+  }
+  return kernels.size() == 2 ? other : "";
+}
+
+const nlohmann::json* RunCell::samples(const std::string& kernel, const std::string& setup,
+                                       const std::string& metric) const {
+  const nlohmann::json* at = &session;
+  for (const std::string& key :
+       {std::string("kernels"), kernel, std::string("setups"), setup, metric}) {
+    if (!at->is_object() || !at->contains(key)) {
+      return nullptr;
+    }
+    at = &(*at)[key];
+  }
+  return at;
+}
+
+double number_or(const nlohmann::json& object, const std::string& key, double fallback) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) {
+    return fallback;
+  }
+  return object[key].get<double>();
+}
+
+const RunSeries* RunRecord::find_series(const std::string& name) const {
+  for (const auto& s : series) {
+    if (s.name == name) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+RunRecord load_run(const fs::path& run_dir) {
+  if (fs::is_regular_file(run_dir / "gate.json")) {
+    return load_gate(run_dir, parse(run_dir / "gate.json"));
+  }
+  if (fs::is_regular_file(run_dir / "results.json")) {
+    return load_boot(run_dir, parse(run_dir / "results.json"));
+  }
+  throw usage_error(run_dir.string() +
+                    ": neither gate.json nor results.json (not a gate or boot run)");
+}
+
+}  // namespace kseries::report

@@ -1,0 +1,85 @@
+#pragma once
+// A finished (or interrupted) run read back from its directory, the only
+// input of the HTML and KCIDB renderers: a gate's cell store (gate.json)
+// with each cell's session results (cells/*/results.json), or a boot's
+// results.json as one cell. Reading from disk, not from the running
+// command, lets any later command (a merge of runs, a re-render) draw the
+// same report.
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kseries::report {
+
+struct RunPatch {
+  std::string file;
+  std::string subject;
+  std::string sha256;
+};
+
+struct RunSeries {
+  std::string name;
+  std::string source;
+  std::vector<RunPatch> patches;
+  bool judged = false;
+  bool ok = false;
+  bool known_bad = false;
+  std::vector<std::string> lines;  // the verdict's reasons
+};
+
+struct RunCell {
+  std::string series;
+  std::string cell;    // "apply", "checkpatch", "per-patch pmem", "pmem memmap-types"
+  std::string status;  // "pass", "fail", "skip", "error"
+  std::string summary;
+  std::string detail;
+  double seconds = 0;
+  std::map<std::string, std::string> properties;
+  std::filesystem::path dir;  // its logs ("" when it has none)
+  nlohmann::json session;     // its results.json, or null
+  // "pmem memmap-timing" -> target "pmem", case "memmap-timing"; stages
+  // ("apply", "checkpatch", "per-patch pmem") have no case.
+  std::string target() const;
+  std::string test_case() const;
+  std::string property(const std::string& key) const;  // "" when absent
+  // The session's kernel the cell is about (its series, else the candidate)
+  // and the one it was compared with (base or reference; "" when alone).
+  // Sessions written before kernels had roles: the kernel that is not the
+  // subject.
+  std::string subject_kernel() const;
+  std::string baseline_kernel() const;
+  // The session's samples of KERNEL for (SETUP, METRIC): "rebinds", "unit",
+  // "summary"; null when the session has none.
+  const nlohmann::json* samples(const std::string& kernel, const std::string& setup,
+                                const std::string& metric) const;
+};
+
+// OBJECT[KEY] when it is a number, else FALLBACK (results.json writes a NaN
+// as null).
+double number_or(const nlohmann::json& object, const std::string& key, double fallback);
+
+struct RunRecord {
+  std::string kind;  // "gate" or "boot"
+  std::filesystem::path dir;
+  std::string started;  // ISO 8601 UTC, "" when unknown
+  std::string base_commit;
+  std::string base_label;
+  std::vector<RunSeries> series;
+  std::vector<RunCell> cells;
+  bool finished = false;  // the command reached its end (not cut off)
+  bool ok = false;
+  bool interrupted = false;
+  std::vector<std::pair<std::string, double>> time;  // stage -> seconds
+  std::string name() const { return dir.filename().string(); }
+  const RunSeries* find_series(const std::string& name) const;
+};
+
+// Reads RUN_DIR: gate.json when present, else results.json (a boot).
+// Throws Error(k_usage) naming the file when neither can be read.
+RunRecord load_run(const std::filesystem::path& run_dir);
+
+}  // namespace kseries::report
