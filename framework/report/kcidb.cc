@@ -1,0 +1,463 @@
+#include "report/kcidb.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "core/text.h"
+#include "oracle/sha256.h"
+#include "report/junit.h"
+#include "report/markup.h"
+
+namespace kseries::report {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+// KCIDB's limit on log excerpts (16384 characters); a byte bound below it
+// keeps any UTF-8 text under it.
+constexpr std::size_t k_excerpt_bytes = 16000;
+
+std::string clean(std::string_view text) { return xml_safe(text); }
+
+std::string excerpt(std::string_view text) {
+  std::string out = clean(text);
+  if (out.size() <= k_excerpt_bytes) {
+    return out;
+  }
+  std::size_t cut = k_excerpt_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) {
+    --cut;  // not inside a UTF-8 sequence
+  }
+  return out.substr(0, cut) + "\n[cut at 16 KB]";
+}
+
+// A node of a test path: KCIDB allows [A-Za-z0-9_-].
+std::string path_part(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    out += ok ? c : '_';
+  }
+  return out.empty() ? "_" : out;
+}
+
+std::string status_of(const std::string& cell_status) {
+  if (cell_status == "pass") {
+    return "PASS";
+  }
+  if (cell_status == "fail") {
+    return "FAIL";
+  }
+  if (cell_status == "skip") {
+    return "SKIP";
+  }
+  return "ERROR";
+}
+
+bool is_sha1(const std::string& text) {
+  return text.size() == 40 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// The lines of a per-patch cell's detail about patch K: its failure line,
+// the indented errors under it, the warnings it adds.
+std::string patch_lines(const std::string& detail, int k) {
+  const std::string prefix = "patch " + std::to_string(k) + "/";
+  std::string out;
+  bool in = false;
+  for (const auto line : split_lines(detail)) {
+    if (starts_with(line, "patch ")) {
+      in = starts_with(line, prefix);
+    } else if (!starts_with(line, "  ")) {
+      in = false;
+    }
+    if (in) {
+      out += std::string(line) + "\n";
+    }
+  }
+  return out;
+}
+
+class KcidbWriter {
+ public:
+  KcidbWriter(const RunRecord& run, const KcidbOptions& options)
+      : m_run(run), m_prefix(options.origin + ":" + clean(run.name())), m_origin(options.origin) {}
+
+  json render() {
+    if (m_run.kind == "gate") {
+      for (const auto& series : m_run.series) {
+        add_series_checkout(series);
+      }
+    } else {
+      add_session_checkouts();
+    }
+    for (const auto& cell : m_run.cells) {
+      if (starts_with(cell.cell, "per-patch ")) {
+        add_per_patch_builds(cell);
+      } else if (!cell.test_case().empty()) {
+        add_cell(cell);
+      }
+    }
+    return {{"version", {{"major", k_kcidb_major}, {"minor", k_kcidb_minor}}},
+            {"checkouts", m_checkouts},
+            {"builds", m_builds},
+            {"tests", m_tests}};
+  }
+
+ private:
+  std::string checkout_id(const std::string& series) const {
+    return m_prefix + ":" + clean(series);
+  }
+
+  const RunCell* find_cell(const std::string& series, const std::string& name) const {
+    for (const auto& c : m_run.cells) {
+      if (c.series == series && c.cell == name) {
+        return &c;
+      }
+    }
+    return nullptr;
+  }
+
+  json base_checkout(const std::string& series) const {
+    json checkout = {{"id", checkout_id(series)}, {"origin", m_origin}};
+    if (!m_run.started.empty()) {
+      checkout["start_time"] = m_run.started;
+    }
+    if (!m_run.base_label.empty()) {
+      checkout["tree_name"] = clean(m_run.base_label);
+    }
+    return checkout;
+  }
+
+  void add_series_checkout(const RunSeries& series) {
+    json checkout = base_checkout(series.name);
+    if (is_sha1(m_run.base_commit)) {
+      checkout["git_commit_hash"] = m_run.base_commit;
+    }
+    json files = json::array();
+    std::vector<std::string> hashes;
+    for (const auto& patch : series.patches) {
+      files.push_back({{"name", clean(fs::path(patch.file).filename().string())},
+                       {"url", file_url(patch.file)}});
+      hashes.push_back(patch.sha256);
+    }
+    checkout["patchset_files"] = files;
+    checkout["patchset_hash"] = patchset_hash(hashes);
+    checkout["comment"] =
+        clean(series.name + ": " + std::to_string(series.patches.size()) + " patch(es)" +
+              (series.patches.empty() ? "" : ", " + series.patches[0].subject));
+    json misc = {{"known_bad", series.known_bad}};
+    if (series.judged) {
+      misc["verdict"] = series.ok ? (series.known_bad ? "expected" : "pass") : "fail";
+      json lines = json::array();
+      for (const auto& line : series.lines) {
+        lines.push_back(clean(line));
+      }
+      misc["verdict_lines"] = lines;
+    }
+    if (const RunCell* apply = find_cell(series.name, "apply")) {
+      checkout["valid"] = apply->status == "pass";
+      if (apply->status != "pass") {
+        checkout["log_excerpt"] = excerpt(apply->detail.empty() ? apply->summary : apply->detail);
+      }
+      if (const auto tip = apply->property("tip"); !tip.empty()) {
+        misc["tip"] = clean(tip);
+      }
+    }
+    if (const RunCell* checkpatch = find_cell(series.name, "checkpatch")) {
+      misc["checkpatch"] = clean(checkpatch->summary);
+    }
+    checkout["misc"] = misc;
+    m_checkouts.push_back(checkout);
+  }
+
+  // `kseries boot`: a checkout per kernel the session booted, at its commit.
+  void add_session_checkouts() {
+    std::set<std::string> seen;
+    for (const auto& cell : m_run.cells) {
+      const json kernels = cell.session.value("kernels", json::object());
+      for (const auto& [name, kernel] : kernels.items()) {
+        if (!seen.insert(name).second) {
+          continue;
+        }
+        json checkout = base_checkout(name);
+        const std::string commit = kernel.value("commit", "");
+        if (is_sha1(commit)) {
+          checkout["git_commit_hash"] = commit;
+        }
+        checkout["patchset_hash"] = "";
+        checkout["valid"] = true;
+        checkout["comment"] = clean(name + " (" + kernel.value("role", "") + ")");
+        m_checkouts.push_back(checkout);
+      }
+    }
+  }
+
+  void add_per_patch_builds(const RunCell& cell) {
+    const std::string target = cell.target();
+    for (int k = 1;; ++k) {
+      const std::string key = "patch." + std::to_string(k) + ".";
+      const std::string built = cell.property(key + "build");
+      if (built.empty()) {
+        break;
+      }
+      json build = {{"id", checkout_id(cell.series) + ":per-patch:" + clean(target) + ":" +
+                               std::to_string(k)},
+                    {"origin", m_origin},
+                    {"checkout_id", checkout_id(cell.series)},
+                    {"config_name", clean(target)},
+                    {"architecture", "x86_64"}};
+      build["status"] = built == "built" || built == "cached" ? "PASS"
+                        : built == "failed"                   ? "FAIL"
+                                                              : "ERROR";
+      if (const auto seconds = cell.property(key + "seconds"); !seconds.empty()) {
+        build["duration"] = std::stod(seconds);
+      }
+      if (const auto log = cell.property(key + "log"); !log.empty()) {
+        build["log_url"] = file_url(log);
+      }
+      if (const auto lines = patch_lines(cell.detail, k); !lines.empty()) {
+        build["log_excerpt"] = excerpt(lines);
+      }
+      const RunSeries* series = m_run.find_series(cell.series);
+      std::string subject;
+      if (series && static_cast<std::size_t>(k) <= series->patches.size()) {
+        subject = series->patches[static_cast<std::size_t>(k) - 1].subject;
+      }
+      build["comment"] = clean("after patch " + std::to_string(k) + ": " + subject);
+      json misc = {{"patch", k}, {"result", built}};
+      for (const char* field : {"warnings", "new_warnings"}) {
+        if (const auto value = cell.property(key + field); !value.empty()) {
+          misc[field] = std::stoi(value);
+        }
+      }
+      build["misc"] = misc;
+      m_builds.push_back(build);
+    }
+  }
+
+  // The build of the cell's target for its series: one per (series, target),
+  // a failure wins over a success of another cell.
+  std::string add_cell_build(const RunCell& cell) {
+    const std::string id = checkout_id(cell.series) + ":" + clean(cell.target());
+    const bool booted = !cell.session.is_null();
+    const bool built = booted || !cell.property("build.candidate.kernel").empty();
+    const bool not_built = !built && cell.status == "fail";
+    if (!built && !not_built) {
+      return m_built_ids.count(id) ? id : "";
+    }
+    json build = {{"id", id},
+                  {"origin", m_origin},
+                  {"checkout_id", checkout_id(cell.series)},
+                  {"config_name", clean(cell.target())},
+                  {"architecture", "x86_64"},
+                  {"status", built ? "PASS" : "FAIL"}};
+    if (const auto seconds = cell.property("build.candidate.seconds"); !seconds.empty()) {
+      build["duration"] = std::stod(seconds);
+    }
+    if (const auto compiler = cell.property("build.candidate.compiler"); !compiler.empty()) {
+      build["compiler"] = clean(compiler);
+    }
+    if (not_built) {
+      build["log_excerpt"] = excerpt(cell.detail.empty() ? cell.summary : cell.detail);
+    }
+    json misc = json::object();
+    if (const auto key = cell.property("build.candidate.kernel"); !key.empty()) {
+      misc["kernel"] = clean(key);
+    }
+    if (const auto warnings = cell.property("build.candidate.warnings"); !warnings.empty()) {
+      misc["warnings"] = std::stoi(warnings);
+    }
+    build["misc"] = misc;
+    if (m_built_ids.count(id)) {
+      for (auto& b : m_builds) {
+        if (b["id"] == id && not_built) {
+          b = build;
+        }
+      }
+    } else {
+      m_built_ids.insert(id);
+      m_builds.push_back(build);
+    }
+    return built ? id : "";
+  }
+
+  bool expected_failure(const RunCell& cell) const {
+    const RunSeries* series = m_run.find_series(cell.series);
+    if (!series) {
+      return false;
+    }
+    for (const auto& line : series->lines) {
+      if (starts_with(line, "expected failure holds: " + cell.cell)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  json test(const std::string& build_id, const std::string& id_suffix, const std::string& path,
+            const std::string& status) const {
+    return {{"id", build_id + ":" + id_suffix},
+            {"origin", m_origin},
+            {"build_id", build_id},
+            {"path", path},
+            {"status", status}};
+  }
+
+  void add_cell(const RunCell& cell) {
+    const std::string build_id = add_cell_build(cell);
+    if (build_id.empty()) {
+      return;  // skipped before building, or the kernel did not build
+    }
+    const std::string test_case = cell.test_case();
+    const std::string path = "kseries." + path_part(test_case);
+    // "memmap-timing", or "memmap-timing-_icount_" for one clock of several.
+    const std::string rest = cell.cell.substr(cell.cell.find(test_case) + test_case.size());
+    const std::string id = path_part(test_case) + (rest.empty() ? "" : "-" + path_part(trim(rest)));
+    json whole = test(build_id, clean(id), path, status_of(cell.status));
+    whole["duration"] = cell.seconds;
+    whole["comment"] = clean(cell.summary);
+    if (!cell.detail.empty()) {
+      whole["log_excerpt"] = excerpt(cell.detail);
+    }
+    whole["misc"] = {{"cell", clean(cell.cell)}, {"expected_failure", expected_failure(cell)}};
+    m_tests.push_back(whole);
+    if (cell.session.is_null()) {
+      return;
+    }
+    const json& session = cell.session;
+    const std::string kernel = cell.subject_kernel();
+    for (const auto& boot : session.value("boots", json::array())) {
+      if (boot.value("kernel", "") != kernel) {
+        continue;
+      }
+      const bool bad = !boot.value("findings", json::array()).empty() ||
+                       !boot.value("problems", json::array()).empty();
+      const int round = boot.value("round", 0);
+      json t = test(build_id, clean(id) + ":boot:" + std::to_string(round), path + ".boot",
+                    bad ? "FAIL" : "PASS");
+      t["duration"] = number_or(boot, "seconds", 0);
+      if (const std::string console = boot.value("console", ""); !console.empty()) {
+        t["log_url"] = file_url(console);
+      }
+      std::string why;
+      for (const auto& finding : boot.value("findings", json::array())) {
+        why += finding.value("kind", "") + ": " + finding.value("title", "") + "\n";
+      }
+      for (const auto& problem : boot.value("problems", json::array())) {
+        why += (problem.is_string() ? problem.get<std::string>() : problem.dump()) + "\n";
+      }
+      if (!why.empty()) {
+        t["log_excerpt"] = excerpt(why);
+      }
+      t["misc"] = {{"round", round},
+                   {"accel", clean(boot.value("accel", ""))},
+                   {"qemu", clean(boot.value("qemu", ""))}};
+      m_tests.push_back(t);
+    }
+    for (const auto& verdict : session.value("oracle", json::array())) {
+      const std::string who = verdict.value("kernel", "");
+      std::string suffix;
+      if (who == kernel + " vs base") {
+        suffix = ".vs-base";
+      } else if (who != kernel) {
+        continue;  // the base kernel's own dumps: not this build's result
+      }
+      const std::string setup = path_part(verdict.value("setup", ""));
+      const int round = verdict.value("round", 0);
+      const std::string status = verdict.value("status", "");
+      json t = test(build_id, clean(id) + ":" + setup + suffix + ":" + std::to_string(round),
+                    path + "." + setup + suffix,
+                    status == "pass"   ? "PASS"
+                    : status == "skip" ? "SKIP"
+                                       : "FAIL");
+      t["comment"] = clean(verdict.value("summary", ""));
+      t["misc"] = {{"round", round}};
+      m_tests.push_back(t);
+    }
+    add_timing(cell, kernel, build_id, clean(id), path);
+  }
+
+  // Each timing figure of the kernel: its mean as the test's number; with
+  // a baseline beside it, the comparison's verdict as its status.
+  void add_timing(const RunCell& cell, const std::string& kernel, const std::string& build_id,
+                  const std::string& id, const std::string& path) {
+    const json& session = cell.session;
+    if (!session.contains("kernels") || !session["kernels"].contains(kernel) ||
+        !session["kernels"][kernel].contains("setups")) {
+      return;
+    }
+    std::map<std::pair<std::string, std::string>, json> compared;
+    for (const auto& c : session.value("comparison", json::array())) {
+      compared[{c.value("setup", ""), c.value("metric", "")}] = c;
+    }
+    const std::string baseline = cell.baseline_kernel();
+    const json setups = session["kernels"][kernel]["setups"];
+    for (const auto& [setup, metrics] : setups.items()) {
+      for (const auto& [metric, samples] : metrics.items()) {
+        const json summary = samples.value("summary", json::object());
+        if (summary.value("n", 0) == 0) {
+          continue;  // the boot-time probe: one line, not a distribution
+        }
+        std::string status = "DONE";
+        const double mean = number_or(summary, "mean", NAN);
+        if (!std::isfinite(mean)) {
+          continue;
+        }
+        json misc = {{"n", summary.value("n", 0)},
+                     {"median", number_or(summary, "median", mean)},
+                     {"stddev", number_or(summary, "stddev", 0)},
+                     {"ci95_of_mean", summary.value("ci95", json::array())}};
+        if (const auto it = compared.find({setup, metric}); it != compared.end()) {
+          const json& c = it->second;
+          const std::string verdict = c.value("verdict", "unknown");
+          status = verdict == "slower" ? "FAIL" : verdict == "unknown" ? "DONE" : "PASS";
+          misc["baseline"] = clean(baseline);
+          misc["verdict"] = clean(verdict);
+          misc["relative_change"] = c.value("relative_change", json());
+          misc["ci95_of_ratio"] = c.value("ci95", json::array());
+          misc["p"] = c.value("p", json());
+          misc["reason"] = clean(c.value("reason", ""));
+          if (const json* base = cell.samples(baseline, setup, metric)) {
+            misc["baseline_mean"] = base->value("summary", json::object()).value("mean", json());
+          }
+        }
+        json t = test(build_id, id + ":" + path_part(setup) + ":" + path_part(metric),
+                      path + "." + path_part(setup) + "." + path_part(metric), status);
+        t["number"] = {{"value", mean}, {"unit", clean(samples.value("unit", ""))}};
+        t["misc"] = misc;
+        m_tests.push_back(t);
+      }
+    }
+  }
+
+  const RunRecord& m_run;
+  std::string m_prefix;
+  std::string m_origin;
+  json m_checkouts = json::array();
+  json m_builds = json::array();
+  json m_tests = json::array();
+  std::set<std::string> m_built_ids;
+};
+
+}  // namespace
+
+json render_kcidb(const RunRecord& run, const KcidbOptions& options) {
+  return KcidbWriter(run, options).render();
+}
+
+std::string patchset_hash(const std::vector<std::string>& patch_sha256) {
+  if (patch_sha256.empty()) {
+    return "";
+  }
+  std::string lines;
+  for (const auto& hash : patch_sha256) {
+    lines += hash + "\n";
+  }
+  return oracle::sha256_hex(lines);
+}
+
+}  // namespace kseries::report
