@@ -1,0 +1,517 @@
+#include "report/html.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "core/text.h"
+#include "report/markup.h"
+#include "report/svg_plot.h"
+#include "stats/lkp_table.h"
+
+namespace kseries::report {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr const char* k_style = R"(
+body { font-family: system-ui, sans-serif; margin: 0 2em 2em; color: #24292f; font-size: 14px; }
+header.verdict { margin: 0 -2em 1em; padding: 1em 2em; color: #fff; }
+header.pass { background: #1a7f37; } header.fail { background: #cf222e; }
+header.incomplete { background: #9a6700; }
+header h1 { margin: 0 0 .3em; font-size: 28px; } header p { margin: 0; }
+h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .2em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: .5em 0; }
+th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.st { font-weight: bold; padding: 0 .4em; border-radius: 3px; color: #fff; white-space: nowrap; }
+.st-pass, .st-expected { background: #1a7f37; } .st-fail, .st-error { background: #cf222e; }
+.st-skip, .st-none { background: #6e7781; }
+pre { background: #f6f8fa; padding: .6em; overflow-x: auto; font-size: 12px;
+      white-space: pre-wrap; word-break: break-all; }
+details { margin: .4em 0; } summary { cursor: pointer; }
+svg.strip { display: block; margin: .3em 0 .8em; }
+svg .plot-title { font: bold 12px sans-serif; } svg .label, svg .note { font: 11px sans-serif; }
+svg .tick { font: 10px sans-serif; fill: #57606a; } svg .grid { stroke: #eaeef2; }
+.muted { color: #57606a; }
+)";
+
+std::string fixed(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+std::string seconds_text(double seconds) {
+  return seconds < 10 ? fixed(seconds, 1) + " s" : fixed(seconds, 0) + " s";
+}
+
+std::string percent(double relative) {
+  const double p = 100 * relative;
+  return (p >= 0 ? "+" : "") + fixed(p, std::abs(p) < 1 ? 3 : 1) + " %";
+}
+
+std::string badge(const std::string& status) {
+  return "<span class=\"st st-" + escape(status) + "\">" + escape(status) + "</span>";
+}
+
+std::string anchor(const std::string& series) {
+  std::string out = "s-";
+  for (const char c : series) {
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  }
+  return out;
+}
+
+std::string verdict_status(const RunSeries& series) {
+  if (!series.judged) {
+    return "none";
+  }
+  return series.ok ? (series.known_bad ? "expected" : "pass") : "fail";
+}
+
+stats::Verdict verdict_of(const std::string& name) {
+  if (name == "faster") {
+    return stats::Verdict::k_faster;
+  }
+  if (name == "slower") {
+    return stats::Verdict::k_slower;
+  }
+  if (name == "same") {
+    return stats::Verdict::k_same;
+  }
+  return stats::Verdict::k_unknown;
+}
+
+Tone tone_of(const std::string& verdict) {
+  return verdict == "faster"   ? Tone::k_faster
+         : verdict == "slower" ? Tone::k_slower
+                               : Tone::k_neutral;
+}
+
+stats::Summary summary_of(const json& samples) {
+  const json s = samples.value("summary", json::object());
+  stats::Summary summary;
+  summary.n = static_cast<std::size_t>(number_or(s, "n", 0));
+  summary.mean = number_or(s, "mean", NAN);
+  summary.median = number_or(s, "median", NAN);
+  summary.stddev = number_or(s, "stddev", 0);
+  summary.mean_interval = {NAN, NAN};
+  const json ci = s.value("ci95", json::array());
+  if (ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
+    summary.mean_interval = {ci[0].get<double>(), ci[1].get<double>()};
+  }
+  return summary;
+}
+
+class Page {
+ public:
+  Page(const RunRecord& run, const HtmlOptions& options) : m_run(run), m_dir(options.page_dir) {}
+
+  std::string render() {
+    const std::string verdict = overall();
+    m_out += "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n";
+    m_out += "<meta charset=\"utf-8\"/>\n<title>" +
+             escape("kseries " + m_run.kind + " " + m_run.name() + ": " + verdict) + "</title>\n";
+    m_out += "<style>" + std::string(k_style) + "</style>\n</head>\n<body>\n";
+    header(verdict);
+    summary();
+    for (const auto& series : m_run.series) {
+      series_section(series);
+    }
+    timing();
+    m_out += "<p class=\"muted\">Read from " +
+             escape((m_run.dir / (m_run.kind == "gate" ? "gate.json" : "results.json")).string()) +
+             " and the sessions' results.json; links are relative to this page.</p>\n";
+    m_out += "</body>\n</html>\n";
+    return m_out;
+  }
+
+ private:
+  std::string overall() const {
+    if (m_run.interrupted) {
+      return "INTERRUPTED";
+    }
+    if (!m_run.finished) {
+      return "INCOMPLETE";
+    }
+    return m_run.ok ? "PASS" : "FAIL";
+  }
+
+  std::string link(const fs::path& target, const std::string& text) const {
+    return "<a href=\"" + href(target, m_dir) + "\">" + escape(text) + "</a>";
+  }
+
+  void header(const std::string& verdict) {
+    const std::string cls = verdict == "PASS" ? "pass" : verdict == "FAIL" ? "fail" : "incomplete";
+    m_out += "<header class=\"verdict " + cls + "\">\n<h1>" + escape(verdict) + ": kseries " +
+             escape(m_run.kind) + "</h1>\n<p>run " + escape(m_run.name());
+    if (!m_run.base_label.empty() || !m_run.base_commit.empty()) {
+      m_out +=
+          " · base " + escape(m_run.base_label) + " " + escape(m_run.base_commit.substr(0, 12));
+    }
+    if (!m_run.started.empty()) {
+      m_out += " · started " + escape(m_run.started);
+    }
+    double total = 0;
+    for (const auto& [stage, seconds] : m_run.time) {
+      total += seconds;
+    }
+    if (total > 0) {
+      m_out += " · " + escape(seconds_text(total));
+    }
+    m_out += "</p>\n</header>\n";
+    if (m_run.interrupted || !m_run.finished) {
+      m_out +=
+          "<p><strong>The run did not finish</strong>: the cells below are those it "
+          "recorded; <code>kseries gate --resume " +
+          escape(m_run.dir.string()) + "</code> runs the rest.</p>\n";
+    }
+  }
+
+  void summary() {
+    m_out +=
+        "<h2>Series</h2>\n<table>\n<tr><th>series</th><th>verdict</th><th>cells</th>"
+        "<th>why</th></tr>\n";
+    for (const auto& series : m_run.series) {
+      std::map<std::string, int> counts;
+      for (const auto& cell : m_run.cells) {
+        if (cell.series == series.name) {
+          ++counts[cell.status];
+        }
+      }
+      std::string cells;
+      for (const auto& [status, n] : counts) {
+        cells += (cells.empty() ? "" : ", ") + std::to_string(n) + " " + status;
+      }
+      m_out += "<tr><td><a href=\"#" + escape(anchor(series.name)) + "\">" + escape(series.name) +
+               "</a>" + (series.known_bad ? " <span class=\"muted\">(known-bad)</span>" : "") +
+               "</td><td>" + badge(verdict_status(series)) + "</td><td>" + escape(cells) +
+               "</td><td>";
+      for (const auto& line : series.lines) {
+        m_out += escape(line) + "<br/>";
+      }
+      m_out += "</td></tr>\n";
+    }
+    m_out += "</table>\n";
+    if (!m_run.time.empty()) {
+      m_out += "<p class=\"muted\">time:";
+      for (const auto& [stage, seconds] : m_run.time) {
+        m_out += " " + escape(stage) + " " + escape(seconds_text(seconds)) + ";";
+      }
+      m_out += "</p>\n";
+    }
+  }
+
+  const RunCell* find_cell(const std::string& series, const std::string& prefix) const {
+    for (const auto& c : m_run.cells) {
+      if (c.series == series && starts_with(c.cell, prefix)) {
+        return &c;
+      }
+    }
+    return nullptr;
+  }
+
+  void patches(const RunSeries& series) {
+    if (series.patches.empty()) {
+      return;
+    }
+    const RunCell* apply = find_cell(series.name, "apply");
+    const RunCell* checkpatch = find_cell(series.name, "checkpatch");
+    const RunCell* builds = find_cell(series.name, "per-patch ");
+    m_out +=
+        "<h3>Patches</h3>\n<table>\n<tr><th>#</th><th>subject</th><th>apply</th>"
+        "<th>checkpatch (errors, warnings, checks)</th><th>build" +
+        (builds ? " (" + escape(builds->target()) + ")" : std::string()) +
+        "</th><th>warnings (new)</th></tr>\n";
+    for (std::size_t i = 0; i < series.patches.size(); ++i) {
+      const auto& patch = series.patches[i];
+      const std::string key = "patch." + std::to_string(i + 1) + ".";
+      m_out += "<tr><td class=\"num\">" + std::to_string(i + 1) + "/" +
+               std::to_string(series.patches.size()) + "</td><td>" +
+               link(patch.file, patch.subject.empty() ? fs::path(patch.file).filename().string()
+                                                      : patch.subject) +
+               "</td><td>" + escape(apply ? apply->property(key + "apply") : "") + "</td><td>";
+      if (checkpatch && !checkpatch->property(key + "errors").empty()) {
+        m_out += escape(checkpatch->property(key + "errors") + ", " +
+                        checkpatch->property(key + "warnings") + ", " +
+                        checkpatch->property(key + "checks"));
+      } else {
+        m_out += "<span class=\"muted\">" +
+                 escape(checkpatch ? checkpatch->status : std::string("not run")) + "</span>";
+      }
+      m_out += "</td><td>";
+      if (builds && !builds->property(key + "build").empty()) {
+        const std::string log = builds->property(key + "log");
+        const std::string result = builds->property(key + "build");
+        m_out += log.empty() ? escape(result) : link(log, result);
+      } else {
+        m_out += "<span class=\"muted\">" +
+                 escape(builds ? "not built" : "no per-patch target in the matrix") + "</span>";
+      }
+      m_out += "</td><td>";
+      if (builds && !builds->property(key + "warnings").empty()) {
+        m_out += escape(builds->property(key + "warnings"));
+        if (const auto added = builds->property(key + "new_warnings"); !added.empty()) {
+          m_out += " (" + escape(added) + " new)";
+        }
+      }
+      m_out += "</td></tr>\n";
+    }
+    m_out += "</table>\n";
+    if (checkpatch && !checkpatch->detail.empty()) {
+      m_out += "<details><summary>checkpatch: " + escape(checkpatch->summary) + "</summary><pre>" +
+               escape(checkpatch->detail) + "</pre></details>\n";
+    }
+  }
+
+  void cells(const RunSeries& series) {
+    m_out +=
+        "<h3>Cells</h3>\n<table>\n<tr><th>cell</th><th>status</th><th>summary</th>"
+        "<th>time</th><th>logs</th></tr>\n";
+    for (const auto& cell : m_run.cells) {
+      if (cell.series != series.name) {
+        continue;
+      }
+      m_out += "<tr><td>" + escape(cell.cell) + "</td><td>" + badge(cell.status) + "</td><td>" +
+               escape(cell.summary) + "</td><td class=\"num\">" +
+               escape(seconds_text(cell.seconds)) + "</td><td>" +
+               (cell.dir.empty() ? "" : link(cell.dir, "directory")) + "</td></tr>\n";
+    }
+    m_out += "</table>\n";
+    for (const auto& cell : m_run.cells) {
+      if (cell.series != series.name || cell.cell == "checkpatch") {
+        continue;
+      }
+      const bool bad = cell.status == "fail" || cell.status == "error";
+      if (bad && !cell.detail.empty()) {
+        m_out += "<details open=\"open\"><summary><strong>" + escape(cell.cell) +
+                 "</strong>: " + escape(cell.summary) + "</summary><pre>" + escape(cell.detail) +
+                 "</pre></details>\n";
+      }
+      if (!cell.session.is_null()) {
+        session(cell, bad);
+      }
+    }
+  }
+
+  // A booted cell: its boots, its oracle verdicts, its comparison table.
+  void session(const RunCell& cell, bool open) {
+    const json& s = cell.session;
+    m_out += std::string("<details") + (open ? " open=\"open\"" : "") + "><summary>" +
+             escape(cell.cell) + ": boots" + (s.contains("oracle") ? ", oracle verdicts" : "") +
+             (s.contains("comparison") ? ", timing table" : "") + " <span class=\"muted\">(" +
+             escape(s.value("accel_note", "")) + "; clock " + escape(s.value("clock", "")) +
+             ")</span></summary>\n";
+    m_out +=
+        "<table>\n<tr><th>kernel</th><th>boot</th><th>seconds</th><th>QEMU</th>"
+        "<th>findings and problems</th><th>logs</th></tr>\n";
+    for (const auto& boot : s.value("boots", json::array())) {
+      std::string problems;
+      for (const auto& f : boot.value("findings", json::array())) {
+        problems += escape(f.value("kind", "") + ": " + f.value("title", "")) + "<br/>";
+      }
+      for (const auto& p : boot.value("problems", json::array())) {
+        problems += escape(p.is_string() ? p.get<std::string>() : p.dump()) + "<br/>";
+      }
+      m_out += "<tr><td>" + escape(boot.value("kernel", "")) + "</td><td class=\"num\">#" +
+               std::to_string(boot.value("round", 0)) + "</td><td class=\"num\">" +
+               escape(fixed(number_or(boot, "seconds", 0), 1)) + "</td><td>" +
+               escape(boot.value("qemu", "")) +
+               (boot.value("powered_off", false) ? "" : ", <strong>did not power off</strong>") +
+               "</td><td>" + (problems.empty() ? "none" : problems) + "</td><td>";
+      for (const char* log : {"console", "protocol"}) {
+        if (const std::string file = boot.value(log, ""); !file.empty()) {
+          m_out += link(file, log) + " ";
+        }
+      }
+      m_out += "</td></tr>\n";
+    }
+    m_out += "</table>\n";
+    if (s.contains("oracle")) {
+      m_out +=
+          "<table>\n<tr><th>kernel</th><th>setup</th><th>oracle</th><th>verdict "
+          "(the first differing field and PFN)</th></tr>\n";
+      for (const auto& v : s["oracle"]) {
+        m_out += "<tr><td>" + escape(v.value("kernel", "")) + "</td><td>" +
+                 escape(v.value("setup", "") + " #" + std::to_string(v.value("round", 0))) +
+                 "</td><td>" + badge(v.value("status", "")) + "</td><td>" +
+                 escape(v.value("summary", "")) + "</td></tr>\n";
+      }
+      m_out += "</table>\n";
+    }
+    if (s.contains("comparison")) {
+      m_out += "<pre>" + escape(lkp_table(cell)) + "</pre>\n";
+    }
+    m_out += "</details>\n";
+  }
+
+  // The comparison as the text report prints it (stats/lkp_table.h), from
+  // the figures results.json keeps.
+  std::string lkp_table(const RunCell& cell) const {
+    const std::string baseline = cell.baseline_kernel();
+    const std::string subject = cell.subject_kernel();
+    std::vector<stats::LkpRow> rows;
+    for (const auto& c : cell.session["comparison"]) {
+      const std::string setup = c.value("setup", "");
+      const std::string metric = c.value("metric", "");
+      const json* base_samples = cell.samples(baseline, setup, metric);
+      const json* subject_samples = cell.samples(subject, setup, metric);
+      stats::Comparison comparison;
+      if (base_samples) {
+        comparison.base = summary_of(*base_samples);
+      }
+      if (subject_samples) {
+        comparison.candidate = summary_of(*subject_samples);
+      }
+      comparison.ratio = number_or(c, "ratio", NAN);
+      comparison.relative_change = number_or(c, "relative_change", NAN);
+      const json ci = c.value("ci95", json::array());
+      if (ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
+        comparison.ratio_interval = {ci[0].get<double>(), ci[1].get<double>()};
+      } else {
+        comparison.ratio_interval = {NAN, NAN};
+      }
+      comparison.rank_test.p = number_or(c, "p", 1);
+      comparison.verdict = verdict_of(c.value("verdict", ""));
+      comparison.reason = c.value("reason", "");
+      rows.push_back({metric + "." + setup, comparison});
+    }
+    return stats::render_lkp_table(baseline, subject, rows);
+  }
+
+  void series_section(const RunSeries& series) {
+    m_out += "<section id=\"" + escape(anchor(series.name)) + "\">\n<h2>" + escape(series.name) +
+             " " + badge(verdict_status(series)) + "</h2>\n";
+    if (!series.source.empty()) {
+      m_out += "<p class=\"muted\">from " + escape(series.source) + "</p>\n";
+    }
+    if (!series.lines.empty()) {
+      m_out += "<ul>\n";
+      for (const auto& line : series.lines) {
+        m_out += "<li>" + escape(line) + "</li>\n";
+      }
+      m_out += "</ul>\n";
+    }
+    patches(series);
+    cells(series);
+    m_out += "</section>\n";
+  }
+
+  // One plot per (target and case, metric, setup): the base's rebinds, then
+  // each series' with its change against the base booted beside it.
+  void timing() {
+    struct Group {
+      std::vector<const RunCell*> cells;
+    };
+    std::map<std::string, Group> groups;  // "pmem memmap-timing" -> its cells, series order
+    for (const auto& cell : m_run.cells) {
+      if (!cell.session.is_null() && cell.session.contains("comparison")) {
+        groups[cell.target() + " " + cell.test_case()].cells.push_back(&cell);
+      }
+    }
+    if (groups.empty()) {
+      return;
+    }
+    m_out +=
+        "<section id=\"timing\">\n<h2>Timing: base against each revision</h2>\n"
+        "<p class=\"muted\">Every dot is one rebind; the tick is the mean, the bar its 95 % "
+        "interval; the axis starts at zero. The change beside each revision is against the "
+        "base booted beside it (its interval is of the ratio); the base row shows the base "
+        "booted with the first revision.</p>\n";
+    for (const auto& [name, group] : groups) {
+      m_out += "<h3>" + escape(name) + "</h3>\n";
+      // metric -> setups; the memmap init time first (what the series
+      // changes), then the rest by name.
+      std::map<std::pair<int, std::string>, std::vector<std::string>> metrics;
+      for (const RunCell* cell : group.cells) {
+        for (const auto& c : cell->session["comparison"]) {
+          const std::string metric = c.value("metric", "");
+          const int rank = !starts_with(metric, "memmap_init_") ? 2
+                           : metric.ends_with("ns")             ? 0
+                                                                : 1;
+          auto& setups = metrics[{rank, metric}];
+          const std::string setup = c.value("setup", "");
+          if (std::find(setups.begin(), setups.end(), setup) == setups.end()) {
+            setups.push_back(setup);
+          }
+        }
+      }
+      for (const auto& [metric, setups] : metrics) {
+        for (const auto& setup : setups) {
+          plot(group.cells, metric.second, setup);
+        }
+      }
+    }
+    m_out += "</section>\n";
+  }
+
+  void plot(const std::vector<const RunCell*>& cells, const std::string& metric,
+            const std::string& setup) {
+    StripPlot plot;
+    plot.title = setup + " " + metric;
+    bool base_added = false;
+    for (const RunCell* cell : cells) {
+      const std::string baseline = cell->baseline_kernel();
+      const json* base = cell->samples(baseline, setup, metric);
+      const json* subject = cell->samples(cell->subject_kernel(), setup, metric);
+      if (!subject) {
+        continue;
+      }
+      const auto row_of = [](const std::string& label, const json& samples) {
+        StripRow row;
+        row.label = label;
+        row.samples = samples.value("rebinds", std::vector<double>{});
+        const auto summary = summary_of(samples);
+        row.mean = summary.mean;
+        row.low = summary.mean_interval.low;
+        row.high = summary.mean_interval.high;
+        return row;
+      };
+      plot.unit = subject->value("unit", "");
+      if (base && !base_added) {
+        auto row = row_of(baseline, *base);
+        row.tone = Tone::k_base;
+        plot.rows.push_back(row);
+        base_added = true;
+      }
+      auto row = row_of(cell->subject_kernel(), *subject);
+      for (const auto& c : cell->session["comparison"]) {
+        if (c.value("setup", "") == setup && c.value("metric", "") == metric) {
+          const std::string verdict = c.value("verdict", "unknown");
+          row.tone = tone_of(verdict);
+          row.note = percent(number_or(c, "relative_change", NAN));
+          const json ci = c.value("ci95", json::array());
+          if (ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
+            row.note += " [" + percent(ci[0].get<double>() - 1) + ", " +
+                        percent(ci[1].get<double>() - 1) + "]";
+          }
+          row.note += " " + verdict;
+        }
+      }
+      plot.rows.push_back(row);
+    }
+    if (!plot.rows.empty()) {
+      m_out += render_strip_plot(plot) + "\n";
+    }
+  }
+
+  const RunRecord& m_run;
+  fs::path m_dir;
+  std::string m_out;
+};
+
+}  // namespace
+
+std::string render_html(const RunRecord& run, const HtmlOptions& options) {
+  return Page(run, options).render();
+}
+
+}  // namespace kseries::report

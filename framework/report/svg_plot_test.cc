@@ -1,0 +1,45 @@
+#include "report/svg_plot.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::report {
+namespace {
+
+TEST(SvgPlotTest, SiNumbers) {
+  EXPECT_EQ(si_number(0), "0");
+  EXPECT_EQ(si_number(23), "23");
+  EXPECT_EQ(si_number(950000), "950k");
+  EXPECT_EQ(si_number(16400000), "16.4M");
+}
+
+TEST(SvgPlotTest, ADotPerSampleAMeanAndAnIntervalPerRow) {
+  StripPlot plot{"devdax-mem memmap_init_vns <&>", "vns", {}};
+  plot.rows.push_back({"base", {100, 102, 98}, 100, 99, 101, "", Tone::k_base});
+  plot.rows.push_back({"v10 <b>", {50, 51}, 50.5, 50, 51, "-49.5 % faster", Tone::k_faster});
+  const std::string svg = render_strip_plot(plot);
+  std::size_t circles = 0;
+  for (auto at = svg.find("<circle "); at != std::string::npos; at = svg.find("<circle ", at + 1)) {
+    ++circles;
+  }
+  EXPECT_EQ(circles, 5u);
+  EXPECT_NE(svg.find("devdax-mem memmap_init_vns &lt;&amp;&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("v10 &lt;b&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("fill=\"#1a7f37\" class=\"note\">-49.5 % faster"), std::string::npos);
+  // The axis starts at zero and covers the largest sample (102) in steps of
+  // 1, 2 or 5 times a power of ten: 0 to 150 by 50.
+  EXPECT_NE(svg.find(">0</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">50</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">150</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">200</text>"), std::string::npos);
+  // Sample 50 is a third of the way along the 360-pixel plot from x = 200.
+  EXPECT_NE(svg.find("cx=\"320.0\""), std::string::npos);
+}
+
+TEST(SvgPlotTest, NoSamplesStillDrawsAnAxis) {
+  const std::string svg = render_strip_plot({"empty", "ns", {}});
+  EXPECT_NE(svg.find("<svg "), std::string::npos);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kseries::report
