@@ -17,6 +17,7 @@ const std::vector<Command>& commands() {
       {"gate", "every stage for each series revision, one verdict (with expectations)", run_gate},
       {"bisect", "the first patch of a series at which a check fails or a timing regresses",
        run_bisect},
+      {"report", "the HTML page and KCIDB file of an earlier run, from its directory", run_report},
   };
   return table;
 }

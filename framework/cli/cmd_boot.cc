@@ -7,6 +7,7 @@
 
 #include "cases/case_def.h"
 #include "cli/commands.h"
+#include "cli/run_reports.h"
 #include "core/error.h"
 #include "core/json_text.h"
 #include "kernel/kernel_build.h"
@@ -37,6 +38,7 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
   if (vm.count("json")) {
     report::write_report(vm["json"].as<std::string>(), json);
   }
+  write_run_reports(run_dir, vm);
 }
 
 // The kernels of the session, by role: the baseline (base, or --against's
@@ -172,6 +174,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "directory after its dumps are read (debugging)")(
       "junit", po::value<std::string>(), "also write the JUnit XML report here ('-': stdout)")(
       "json", po::value<std::string>(), "also write the JSON results here ('-': stdout)");
+  add_run_report_options(options);
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("boot", "[--target T] [--series DIR [--compare-base]] [--case NAME]",

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/run_reports.h"
 #include "core/error.h"
 #include "report/junit.h"
 #include "report/output.h"
@@ -93,6 +94,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "make -j")("junit", po::value<std::string>(),
                  "also write the JUnit XML report here ('-': stdout)")(
       "json", po::value<std::string>(), "also write the cells (JSON) here ('-': stdout)");
+  add_run_report_options(options);
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("gate", "--series DIR [--series DIR ...] [--matrix NAME|FILE]", args,
@@ -146,6 +148,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   if (vm.count("json")) {
     report::write_report(vm["json"].as<std::string>(), read_file(request.run_dir / "gate.json"));
   }
+  write_run_reports(request.run_dir, vm);
   if (result.interrupted) {
     return static_cast<int>(ExitCode::k_interrupted);
   }

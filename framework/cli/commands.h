@@ -23,6 +23,7 @@ int run_build(Context& context, const std::vector<std::string>& args);
 int run_boot(Context& context, const std::vector<std::string>& args);
 int run_gate(Context& context, const std::vector<std::string>& args);
 int run_bisect(Context& context, const std::vector<std::string>& args);
+int run_report(Context& context, const std::vector<std::string>& args);
 
 // --configs, else the bundled kernel-configs/.
 std::filesystem::path configs_dir(const po::variables_map& vm);
