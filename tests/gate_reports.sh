@@ -202,6 +202,17 @@ else
   echo "note: chromium is not installed: the page was checked, not rendered"
 fi
 
+# kseries report draws both again from the run directory, writing nothing there.
+before=$(find "$run" -type f -exec sha256sum {} + | sort)
+expect_exit 0 "$KSERIES" report --run "$run" --html "$TMP/pages/again.html" --kcidb "$TMP/again.json"
+cmp -s "$run/kcidb.json" "$TMP/again.json" || fail "kseries report's KCIDB differs from the gate's"
+check_html "$TMP/pages/again.html"
+[ "$before" = "$(find "$run" -type f -exec sha256sum {} + | sort)" ] || fail "kseries report wrote into $run"
+expect_exit 2 "$KSERIES" report --run "$run"
+expect_grep "give --run DIR and --html FILE and/or --kcidb FILE" "$TMP/err"
+expect_exit 2 "$KSERIES" report --run "$TMP" --html -
+expect_grep "neither gate.json nor results.json" "$TMP/err"
+
 # A revision whose guest dies: the page's verdict is FAIL, the failure text shown.
 FAKE_QEMU_MODE=die expect_exit 1 "$KSERIES" gate "${common[@]}" --matrix toy \
   --series "$TMP/series/demo/good"
