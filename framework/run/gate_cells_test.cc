@@ -90,11 +90,12 @@ TEST(JudgeSeriesTest, ExpectationsOutsideTheMatrixAreNotedButOneMustApply) {
   EXPECT_NE(join_lines(v.lines).find("not in this matrix: kmsan sanitizer-gating"),
             std::string::npos);
   // In the matrix but not run is still an error.
-  EXPECT_FALSE(judge_series("s/v1", {cell("apply", CellStatus::k_pass)}, expect, &default_matrix).ok);
+  EXPECT_FALSE(
+      judge_series("s/v1", {cell("apply", CellStatus::k_pass)}, expect, &default_matrix).ok);
   // A matrix that holds none of them cannot catch the revision.
   const std::vector<std::string> quick{"apply", "pmem memmap-timing"};
-  const auto none = judge_series("s/v1", {cell("pmem memmap-timing", CellStatus::k_pass)}, expect,
-                                 &quick);
+  const auto none =
+      judge_series("s/v1", {cell("pmem memmap-timing", CellStatus::k_pass)}, expect, &quick);
   EXPECT_FALSE(none.ok);
   EXPECT_NE(join_lines(none.lines).find("nothing here can catch"), std::string::npos);
 }

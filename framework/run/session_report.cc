@@ -248,7 +248,8 @@ void add_one_sided(Sink& s, const KernelUnderTest& has, const KernelUnderTest& l
   for (const auto& [key, samples] : has.timing) {
     // Times only: a count (fastpath_calls) exists only on kernels that have
     // what it counts.
-    const bool time = samples.unit == "ns" || samples.unit == "ms" || cases::is_virtual_unit(samples.unit);
+    const bool time =
+        samples.unit == "ns" || samples.unit == "ms" || cases::is_virtual_unit(samples.unit);
     if (!time || samples.rebinds.empty() || lacks.timing.count(key)) {
       continue;
     }

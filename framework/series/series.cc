@@ -81,9 +81,10 @@ void check_numbering(const std::vector<PatchMail>& patches, const fs::path& own_
       throw usage_error(patch.where() + ": '" + patch.raw_subject + "' says the series has " +
                         std::to_string(patch.subject.total) + " patches; " +
                         patches.front().where() + " says " + std::to_string(total) +
-                        (referenced(patch, own_dir) ? "" : " (only another revision's patches, "
-                                                           "referenced in order before the "
-                                                           "series' own, may say fewer)"));
+                        (referenced(patch, own_dir) ? ""
+                                                    : " (only another revision's patches, "
+                                                      "referenced in order before the "
+                                                      "series' own, may say fewer)"));
     }
     if (patch.subject.index < 1 || patch.subject.index > total) {
       throw usage_error(patch.where() + ": '" + patch.raw_subject + "' is numbered " +
@@ -166,8 +167,7 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
                       (series.cover ? " (only a cover letter)" : ""));
   }
 
-  check_numbering(series.patches,
-                  fs::is_directory(source) ? fs::path(series.source) : fs::path());
+  check_numbering(series.patches, fs::is_directory(source) ? fs::path(series.source) : fs::path());
   const bool from_directory = fs::is_directory(source);
   if (series.patches.front().subject.numbered) {
     // The numbering is authoritative; a series file must agree with it.
