@@ -65,9 +65,7 @@ bool valid_branch_name(const std::string& branch) {
   return git_reference_name_is_valid(&valid, ("refs/heads/" + branch).c_str()) == 0 && valid;
 }
 
-}  // namespace
-
-int run_apply(Context& context, const std::vector<std::string>& args) {
+po::options_description apply_options() {
   po::options_description options("kseries apply options");
   options.add_options()("series", po::value<std::string>()->required(),
                         "series directory (format-patch files + a 'series' file) or one mbox")(
@@ -82,17 +80,25 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
       "max-patch-bytes", po::value<std::size_t>()->default_value(8u << 20),
       "refuse a patch whose diff is larger");
   options.add(base_options());
-  po::variables_map vm;
-  if (!parse_command_line("apply", "--series DIR|MBOX [options]", args, options, vm, context)) {
-    return 0;
-  }
+  return options;
+}
 
-  // Phase 1, intake: parse and validate everything before touching any repository.
+// What the intake phase read: the chain (prerequisites first) and the branch
+// its result goes to.
+struct Intake {
+  std::vector<std::unique_ptr<Series>> chain;
+  std::string branch;
+  const Series& top() const { return *chain.back(); }
+};
+
+// Parses and validates everything before any repository is touched.
+Intake read_intake(const po::variables_map& vm) {
   SeriesLimits limits;
   limits.max_patch_bytes = vm["max-patch-bytes"].as<std::size_t>();
-  const auto chain = load_series_chain(vm["series"].as<std::string>(), limits);
-  const Series& top = *chain.back();
-  for (const auto& series : chain) {
+  Intake intake;
+  intake.chain = load_series_chain(vm["series"].as<std::string>(), limits);
+  const Series& top = intake.top();
+  for (const auto& series : intake.chain) {
     for (const auto& note : series->notes) {
       progress("note: " + note);
     }
@@ -102,35 +108,36 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
     throw usage_error("--upto " + std::to_string(vm["upto"].as<std::size_t>()) +
                       ": the series has " + std::to_string(top.patches.size()) + " patches");
   }
-  std::string branch = vm.count("branch") ? vm["branch"].as<std::string>() : "series/" + top.name;
+  intake.branch = vm.count("branch") ? vm["branch"].as<std::string>() : "series/" + top.name;
   if (vm.count("upto") && vm["upto"].as<std::size_t>() < top.patches.size()) {
-    branch += ".upto-" + std::to_string(vm["upto"].as<std::size_t>());
+    intake.branch += ".upto-" + std::to_string(vm["upto"].as<std::size_t>());
   }
-  if (!valid_branch_name(branch)) {
-    throw usage_error("--branch '" + branch + "' is not a valid git branch name");
+  if (!valid_branch_name(intake.branch)) {
+    throw usage_error("--branch '" + intake.branch + "' is not a valid git branch name");
   }
+  return intake;
+}
 
-  // Phase 2, base: the imported tarball or a borrowed commit of the user's repository.
-  const Base base = resolve_base(context, vm);
-  const fs::path run_dir = context.workdir().new_run("apply");
+// In memory, with libgit2; no ref moves yet.
+git::ApplyResult apply_in_memory(Context& context, const Intake& intake, const Base& base,
+                                 const po::variables_map& vm) {
+  const Series& top = intake.top();
   progress("applying " + top.name + " (v" + std::to_string(top.revision) + ", " +
            std::to_string(top.patches.size()) + " patches" +
-           (chain.size() > 1
-                ? ", after " + std::to_string(chain.size() - 1) + " prerequisite series"
+           (intake.chain.size() > 1
+                ? ", after " + std::to_string(intake.chain.size() - 1) + " prerequisite series"
                 : "") +
            ") onto " + git::to_hex(base.commit).substr(0, 12) + " (" + base.label + ")");
-
-  // Phase 3, apply: in memory; no ref moves yet.
   git::ApplyRequest request;
   request.base = base.commit;
   request.base_label = base.label;
-  for (const auto& series : chain) {
+  for (const auto& series : intake.chain) {
     request.chain.push_back(series.get());
   }
   if (vm.count("upto")) {
     request.upto = vm["upto"].as<std::size_t>();
   }
-  const auto result = git::apply_chain(context.store(), request, [](const git::PatchOutcome& o) {
+  auto result = git::apply_chain(context.store(), request, [](const git::PatchOutcome& o) {
     progress(std::string(o.status == git::PatchStatus::k_applied ? "applied " : "FAILED  ") +
              o.series_name + " " + std::to_string(o.index + 1) + "/" + std::to_string(o.total) +
              " " + o.subject);
@@ -138,10 +145,13 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
   for (const auto& warning : result.warnings) {
     progress("warning: " + warning);
   }
+  return result;
+}
 
-  // Phase 4, branch: only for what applied.
-  std::ostringstream summary;
-  std::string created;
+// Creates the branch, only for what applied; returns its name ("" for none).
+std::string create_branch(Context& context, const Intake& intake, const git::ApplyResult& result,
+                          const Base& base, const po::variables_map& vm) {
+  std::string branch = intake.branch;
   if (!result.complete && vm.count("keep-applied") && result.tip) {
     size_t applied = 0;
     for (const auto& outcome : result.outcomes) {
@@ -150,21 +160,28 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
     branch +=
         ".partial-" + std::to_string(applied) + "-of-" + std::to_string(result.outcomes.size());
   }
-  if (result.complete || (vm.count("keep-applied") && result.tip)) {
-    const git_oid tip = result.tip.value_or(base.commit);
-    auto existing = context.store().branch_tip(branch);
-    if (existing && !git_oid_equal(&*existing, &tip) && !vm.count("replace")) {
-      throw usage_error("branch " + branch + " already exists at " + git::to_hex(*existing) +
-                        ", not at this result " + git::to_hex(tip) +
-                        " (a different base or series?): pass --branch NAME or --replace");
-    }
-    // Conditional on what was seen above: a run racing on the same branch
-    // fails here (exit 2) instead of silently overwriting the other's.
-    context.store().set_branch(branch, tip, existing, "kseries apply " + top.source.string());
-    created = branch;
+  if (!result.complete && !(vm.count("keep-applied") && result.tip)) {
+    return "";
   }
+  const git_oid tip = result.tip.value_or(base.commit);
+  auto existing = context.store().branch_tip(branch);
+  if (existing && !git_oid_equal(&*existing, &tip) && !vm.count("replace")) {
+    throw usage_error("branch " + branch + " already exists at " + git::to_hex(*existing) +
+                      ", not at this result " + git::to_hex(tip) +
+                      " (a different base or series?): pass --branch NAME or --replace");
+  }
+  // Conditional on what was seen above: a run racing on the same branch
+  // fails here (exit 2) instead of silently overwriting the other's.
+  context.store().set_branch(branch, tip, existing,
+                             "kseries apply " + intake.top().source.string());
+  return branch;
+}
 
-  // Phase 5, report.
+// The text report: one line per patch, the failure's detail, the branch.
+std::string render_summary(const git::ApplyResult& result, const Base& base,
+                           const std::string& created, const fs::path& store_path,
+                           const fs::path& run_dir) {
+  std::ostringstream summary;
   for (const auto& outcome : result.outcomes) {
     const char* status = outcome.status == git::PatchStatus::k_applied  ? "applied"
                          : outcome.status == git::PatchStatus::k_failed ? "FAILED"
@@ -188,15 +205,37 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
   }
   if (!created.empty()) {
     summary << "branch " << created << " " << git::to_hex(result.tip.value_or(base.commit))
-            << " in " << context.store().path().string() << "\n";
+            << " in " << store_path.string() << "\n";
   } else {
     summary << "no branch created: the series did not apply completely\n";
   }
   summary << "run directory " << run_dir.string() << "\n";
-  text_report_stream(vm) << summary.str();
-  write_new_file(run_dir / "apply.txt", summary.str());
+  return summary.str();
+}
 
-  const std::vector<report::TestSuite> suites = {junit_suite(top, result, base, created)};
+}  // namespace
+
+int run_apply(Context& context, const std::vector<std::string>& args) {
+  po::options_description options = apply_options();
+  po::variables_map vm;
+  if (!parse_command_line("apply", "--series DIR|MBOX [options]", args, options, vm, context)) {
+    return 0;
+  }
+  // Intake: parse and validate everything before touching any repository.
+  const Intake intake = read_intake(vm);
+  // Base: the imported tarball or a borrowed commit of the user's repository.
+  const Base base = resolve_base(context, vm);
+  const fs::path run_dir = context.workdir().new_run("apply");
+  // Apply: in memory; no ref moves yet.
+  const auto result = apply_in_memory(context, intake, base, vm);
+  // Branch: only for what applied.
+  const std::string created = create_branch(context, intake, result, base, vm);
+  // Report: text to stdout and the run directory, JUnit.
+  const std::string summary =
+      render_summary(result, base, created, context.store().path(), run_dir);
+  text_report_stream(vm) << summary;
+  write_new_file(run_dir / "apply.txt", summary);
+  const std::vector<report::TestSuite> suites = {junit_suite(intake.top(), result, base, created)};
   report::write_junit(run_dir / "junit.xml", suites);
   if (vm.count("junit")) {
     report::write_junit(vm["junit"].as<std::string>(), suites);

@@ -61,11 +61,11 @@ std::string PatchMail::commit_message() const {
   return subject.title + "\n\n" + body;
 }
 
-PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file) {
-  PatchMail patch;
-  patch.file = file;
-  patch.line = message.first_line;
+namespace {
 
+// The mail headers: Subject:, From: and Date: must all be there and readable.
+void read_mail_headers(const MailMessage& message, const std::filesystem::path& file,
+                       PatchMail& patch) {
   const auto from = message.header("From");
   const auto date = message.header("Date");
   const auto subject = message.header("Subject");
@@ -86,35 +86,51 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
                       (date ? " ('" + date->substr(0, 80) + "')" : ""));
   }
   patch.date = *parse_mail_date(*date);
+}
 
-  const auto lines = split_lines(message.body);
-  size_t i = 0;
-  // In-body "From:"/"Subject:"/"Date:" lines (format-patch --from, b4)
-  // override the mail headers, as `git am` does.
+// In-body "From:"/"Subject:"/"Date:" lines (format-patch --from, b4)
+// override the mail headers, as `git am` does. Returns the index of the first
+// body line after them.
+size_t read_in_body_headers(const std::vector<std::string_view>& lines, const MailMessage& message,
+                            const std::filesystem::path& file, PatchMail& patch) {
   auto in_body_header = [](std::string_view line) {
     return starts_with(line, "From: ") || starts_with(line, "Subject: ") ||
            starts_with(line, "Date: ");
   };
-  if (!lines.empty() && in_body_header(lines[0])) {
-    for (; i < lines.size() && !trim(lines[i]).empty(); ++i) {
-      const std::string_view line = lines[i];
-      const TextOrigin origin{file, message.body_line + static_cast<int>(i)};
-      check_line_size(line, file, origin.line);
-      if (starts_with(line, "From: ") && parse_address(line.substr(6))) {
-        patch.author = clean_author(*parse_address(line.substr(6)), origin, patch.notes);
-      } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
-        patch.date = *parse_mail_date(line.substr(6));
-      } else if (starts_with(line, "Subject: ")) {
-        patch.raw_subject = read_subject(line.substr(9), origin, patch.notes);
-        patch.subject = parse_subject(patch.raw_subject, where_in(file, origin.line));
-      }
+  size_t i = 0;
+  if (lines.empty() || !in_body_header(lines[0])) {
+    return i;
+  }
+  for (; i < lines.size() && !trim(lines[i]).empty(); ++i) {
+    const std::string_view line = lines[i];
+    const TextOrigin origin{file, message.body_line + static_cast<int>(i)};
+    check_line_size(line, file, origin.line);
+    if (starts_with(line, "From: ") && parse_address(line.substr(6))) {
+      patch.author = clean_author(*parse_address(line.substr(6)), origin, patch.notes);
+    } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
+      patch.date = *parse_mail_date(line.substr(6));
+    } else if (starts_with(line, "Subject: ")) {
+      patch.raw_subject = read_subject(line.substr(9), origin, patch.notes);
+      patch.subject = parse_subject(patch.raw_subject, where_in(file, origin.line));
     }
   }
+  return i;
+}
 
+// The body cut into its parts: the commit message, the notes below "---"
+// (dropped), the diff, and the trailers after it.
+struct BodyParts {
   std::vector<std::string> message_lines;
   int message_line = 0;  // where message_lines start
-  enum class Part { k_message, k_notes, k_diff, k_trailer } part = Part::k_message;
   std::vector<std::string> diff_lines;
+  bool ends_in_binary = false;  // the diff's last file is a binary patch
+};
+
+BodyParts split_body(const std::vector<std::string_view>& lines, size_t i,
+                     const MailMessage& message, const std::filesystem::path& file,
+                     PatchMail& patch) {
+  BodyParts parts;
+  enum class Part { k_message, k_notes, k_diff, k_trailer } part = Part::k_message;
   DiffScanner scanner;  // where the diff ends
   for (; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
@@ -131,8 +147,8 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
         if (line == "---") {
           part = Part::k_notes;  // diffstat and notes below '---'
         } else {
-          message_line = message_lines.empty() ? line_no : message_line;
-          message_lines.emplace_back(line);
+          parts.message_line = parts.message_lines.empty() ? line_no : parts.message_line;
+          parts.message_lines.emplace_back(line);
         }
         break;
       case Part::k_notes:
@@ -143,7 +159,7 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
           --i;  // read this line again as a trailer
           continue;
         }
-        diff_lines.emplace_back(line);
+        parts.diff_lines.emplace_back(line);
         break;
       case Part::k_trailer:
         if (line == "-- ") {
@@ -156,30 +172,52 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
         break;
     }
   }
-  // A cover letter carries base-commit: in its body, with no diff.
-  if (patch.diff_line == 0) {
-    for (const auto& line : lines) {
-      if (starts_with(line, "base-commit: ")) {
-        patch.base_commit = std::string(trim(std::string_view(line).substr(13)));
-      } else if (starts_with(line, "prerequisite-patch-id: ")) {
-        patch.prerequisite_patch_ids.emplace_back(trim(std::string_view(line).substr(23)));
-      }
+  parts.ends_in_binary = scanner.ends_in_binary();
+  return parts;
+}
+
+// A cover letter carries base-commit: in its body, with no diff.
+void read_cover_trailers(const std::vector<std::string_view>& lines, PatchMail& patch) {
+  for (const auto& line : lines) {
+    if (starts_with(line, "base-commit: ")) {
+      patch.base_commit = std::string(trim(std::string_view(line).substr(13)));
+    } else if (starts_with(line, "prerequisite-patch-id: ")) {
+      patch.prerequisite_patch_ids.emplace_back(trim(std::string_view(line).substr(23)));
     }
   }
-  // Trailing blank lines before the signature are not part of the diff,
-  // except the one that ends a binary patch's last literal.
+}
+
+// The diff as libgit2 wants it: trailing blank lines before the signature
+// are not part of it, except the one that ends a binary patch's last literal.
+std::string finish_diff(std::vector<std::string> diff_lines, bool ends_in_binary) {
   while (!diff_lines.empty() && diff_lines.back().empty()) {
     diff_lines.pop_back();
   }
-  if (scanner.ends_in_binary() && !diff_lines.empty()) {
+  if (ends_in_binary && !diff_lines.empty()) {
     diff_lines.emplace_back();
   }
+  return join_lines(diff_lines);
+}
+
+}  // namespace
+
+PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file) {
+  PatchMail patch;
+  patch.file = file;
+  patch.line = message.first_line;
+  read_mail_headers(message, file, patch);
+  const auto lines = split_lines(message.body);
+  const size_t first = read_in_body_headers(lines, message, file, patch);
+  BodyParts parts = split_body(lines, first, message, file, patch);
+  if (patch.diff_line == 0) {
+    read_cover_trailers(lines, patch);
+  }
   const std::string message_text =
-      commit_text(join_lines(message_lines), CommitField::k_message,
+      commit_text(join_lines(parts.message_lines), CommitField::k_message,
                   content_type_charset(message.header("Content-Type").value_or("")),
-                  {file, message_line}, patch.notes);
+                  {file, parts.message_line}, patch.notes);
   patch.body = trim_blank_lines(split_lines(message_text));
-  patch.diff = join_lines(diff_lines);
+  patch.diff = finish_diff(std::move(parts.diff_lines), parts.ends_in_binary);
   return patch;
 }
 

@@ -95,6 +95,156 @@ std::filesystem::path resolve_program(const std::string& name) {
   return *found;
 }
 
+std::optional<std::ofstream> open_log(const ProcessSpec& spec) {
+  std::optional<std::ofstream> log;
+  if (spec.log_file) {
+    log.emplace(*spec.log_file, std::ios::app | std::ios::binary);
+    if (!*log) {
+      throw infra_error("cannot open log file " + spec.log_file->string());
+    }
+  }
+  return log;
+}
+
+// The child's pipes and process group, bound to one io_context.
+struct ChildIo {
+  explicit ChildIo(asio::io_context& ioc) : out(ioc), err(ioc) {}
+  bp::async_pipe out;
+  bp::async_pipe err;
+  bp::group group;
+};
+
+bp::child spawn(const ProcessSpec& spec, const std::filesystem::path& exe, ChildIo& io) {
+  auto env = boost::this_process::environment();
+  for (const auto& [key, value] : spec.env) {
+    env[key] = value;
+  }
+  const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
+  const auto cwd = spec.cwd.value_or(std::filesystem::current_path());
+  std::error_code spawn_ec;
+  // stdin is /dev/null, not closed: a child started with fd 0 closed gets
+  // fd 0 back from its first pipe(), and for make that is the jobserver's
+  // read end, which every recipe then inherits as its stdin
+  // (MAKEFLAGS=--jobserver-auth=0,3 was seen on a kernel build).
+  bp::child child(bp::exe = exe.string(), bp::args = args, (bp::std_in < bp::null),
+                  (bp::std_out > io.out), (bp::std_err > io.err), io.group, env,
+                  bp::start_dir = cwd.string(), spawn_ec);
+  if (spawn_ec) {
+    throw infra_error("cannot start " + format_command(spec.argv) + ": " + spawn_ec.message());
+  }
+  return child;
+}
+
+// Ends the child's group when the deadline passes or kseries is interrupted:
+// SIGTERM first when the spec gives a grace period, SIGKILL after it.
+class Watchdog {
+ public:
+  Watchdog(asio::io_context& ioc, const ProcessSpec& spec, ChildIo& io)
+      : m_spec(spec),
+        m_io(io),
+        m_deadline(ioc, spec.timeout),
+        m_grace(ioc),
+        m_signals(ioc, SIGINT, SIGTERM) {}
+
+  void arm() {
+    m_deadline.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) {
+        kill_group(ProcessEnd::k_timed_out);
+      }
+    });
+    m_signals.async_wait([this](const boost::system::error_code& ec, int) {
+      if (!ec) {
+        kill_group(ProcessEnd::k_interrupted);
+      }
+    });
+  }
+  void disarm() {
+    m_deadline.cancel();
+    m_signals.cancel();
+    m_grace.cancel();
+  }
+  // Timed out or interrupted, when the watchdog ended the child.
+  std::optional<ProcessEnd> forced() const { return m_forced; }
+
+ private:
+  void kill_group(ProcessEnd why) {
+    if (!m_forced) {
+      m_forced = why;
+    }
+    if (m_spec.kill_grace.count() > 0 && !m_term_sent) {
+      m_term_sent = true;
+      ::kill(-m_io.group.native_handle(), SIGTERM);
+      m_grace.expires_after(m_spec.kill_grace);
+      m_grace.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) {
+          hard_kill();
+        }
+      });
+      return;
+    }
+    hard_kill();
+  }
+
+  void hard_kill() {
+    std::error_code ignored;
+    m_io.group.terminate(ignored);
+    // An orphan outside the group may still hold the pipes: stop reading.
+    boost::system::error_code ignored2;
+    m_io.out.close(ignored2);
+    m_io.err.close(ignored2);
+  }
+
+  const ProcessSpec& m_spec;
+  ChildIo& m_io;
+  asio::steady_timer m_deadline;
+  asio::steady_timer m_grace;
+  asio::signal_set m_signals;
+  bool m_term_sent = false;
+  std::optional<ProcessEnd> m_forced;
+};
+
+// Runs `ioc` until the child has exited *and* both pipes are at EOF; only
+// then is the watchdog disarmed (an orphan grandchild holding the pipes must
+// not outlive the timeout). Returns whether the child was seen to exit.
+bool run_until_done(asio::io_context& ioc, bp::child& child, const StreamDrain& out,
+                    const StreamDrain& err, Watchdog& watchdog) {
+  bool exited = false;
+  asio::steady_timer poll(ioc);
+  std::function<void()> poll_exit = [&]() {
+    poll.expires_after(k_poll_interval);
+    poll.async_wait([&](const boost::system::error_code& ec) {
+      if (ec) {
+        return;
+      }
+      if (!exited) {
+        std::error_code running_ec;
+        exited = !child.running(running_ec);
+      }
+      if (exited && out.at_eof() && err.at_eof()) {
+        watchdog.disarm();
+        return;
+      }
+      poll_exit();
+    });
+  };
+  poll_exit();
+  ioc.run();
+  return exited;
+}
+
+// How the child ended: forced by the watchdog, killed by a signal, or exited.
+void classify_end(int status, std::optional<ProcessEnd> forced, ProcessResult& result) {
+  if (forced) {
+    result.end = *forced;
+  } else if (WIFSIGNALED(status)) {
+    result.end = ProcessEnd::k_signaled;
+    result.signal = WTERMSIG(status);
+  } else {
+    result.end = ProcessEnd::k_exited;
+    result.exit_code = WEXITSTATUS(status);
+  }
+}
+
 }  // namespace
 
 std::optional<std::filesystem::path> find_program(std::string_view name) {
@@ -150,129 +300,31 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
     throw infra_error("internal: empty command");
   }
   const auto exe = resolve_program(spec.argv[0]);
-  std::optional<std::ofstream> log;
-  if (spec.log_file) {
-    log.emplace(*spec.log_file, std::ios::app | std::ios::binary);
-    if (!*log) {
-      throw infra_error("cannot open log file " + spec.log_file->string());
-    }
-  }
+  auto log = open_log(spec);
 
   asio::io_context ioc;
-  bp::async_pipe out_pipe(ioc);
-  bp::async_pipe err_pipe(ioc);
-  bp::group group;
-  auto env = boost::this_process::environment();
-  for (const auto& [key, value] : spec.env) {
-    env[key] = value;
-  }
-  const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
-  const auto cwd = spec.cwd.value_or(std::filesystem::current_path());
-
+  ChildIo io(ioc);
   ProcessResult result;
   const auto started = Clock::now();
-  std::error_code spawn_ec;
-  // stdin is /dev/null, not closed: a child started with fd 0 closed gets
-  // fd 0 back from its first pipe(), and for make that is the jobserver's
-  // read end, which every recipe then inherits as its stdin
-  // (MAKEFLAGS=--jobserver-auth=0,3 was seen on a kernel build).
-  bp::child child(bp::exe = exe.string(), bp::args = args, (bp::std_in < bp::null),
-                  (bp::std_out > out_pipe), (bp::std_err > err_pipe), group, env,
-                  bp::start_dir = cwd.string(), spawn_ec);
-  if (spawn_ec) {
-    throw infra_error("cannot start " + format_command(spec.argv) + ": " + spawn_ec.message());
-  }
+  bp::child child = spawn(spec, exe, io);
 
-  StreamDrain out(out_pipe, spec.capture ? &result.out : nullptr, log ? &*log : nullptr,
+  StreamDrain out(io.out, spec.capture ? &result.out : nullptr, log ? &*log : nullptr,
                   spec.on_line);
-  StreamDrain err(err_pipe, spec.capture ? &result.err : nullptr, log ? &*log : nullptr,
+  StreamDrain err(io.err, spec.capture ? &result.err : nullptr, log ? &*log : nullptr,
                   spec.on_line);
   out.start();
   err.start();
-
-  bool exited = false;
-  bool term_sent = false;
-  std::optional<ProcessEnd> forced;  // timed out or interrupted
-  asio::steady_timer grace(ioc);
-  auto hard_kill = [&]() {
-    std::error_code ignored;
-    group.terminate(ignored);
-    // An orphan outside the group may still hold the pipes: stop reading.
-    boost::system::error_code ignored2;
-    out_pipe.close(ignored2);
-    err_pipe.close(ignored2);
-  };
-  auto kill_group = [&](ProcessEnd why) {
-    if (!forced) {
-      forced = why;
-    }
-    if (spec.kill_grace.count() > 0 && !term_sent) {
-      term_sent = true;
-      ::kill(-group.native_handle(), SIGTERM);
-      grace.expires_after(spec.kill_grace);
-      grace.async_wait([&](const boost::system::error_code& ec) {
-        if (!ec) {
-          hard_kill();
-        }
-      });
-      return;
-    }
-    hard_kill();
-  };
-
-  asio::steady_timer deadline(ioc, spec.timeout);
-  deadline.async_wait([&](const boost::system::error_code& ec) {
-    if (!ec) {
-      kill_group(ProcessEnd::k_timed_out);
-    }
-  });
-  asio::signal_set signals(ioc, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& ec, int) {
-    if (!ec) {
-      kill_group(ProcessEnd::k_interrupted);
-    }
-  });
-
-  // The watchdog is disarmed only after exit *and* EOF on both pipes.
-  asio::steady_timer poll(ioc);
-  std::function<void()> poll_exit = [&]() {
-    poll.expires_after(k_poll_interval);
-    poll.async_wait([&](const boost::system::error_code& ec) {
-      if (ec) {
-        return;
-      }
-      if (!exited) {
-        std::error_code running_ec;
-        exited = !child.running(running_ec);
-      }
-      if (exited && out.at_eof() && err.at_eof()) {
-        deadline.cancel();
-        signals.cancel();
-        grace.cancel();
-        return;
-      }
-      poll_exit();
-    });
-  };
-  poll_exit();
-  ioc.run();
+  Watchdog watchdog(ioc, spec, io);
+  watchdog.arm();
+  const bool exited = run_until_done(ioc, child, out, err, watchdog);
 
   std::error_code ignored;
-  group.terminate(ignored);  // nothing of the child's may survive the run
+  io.group.terminate(ignored);  // nothing of the child's may survive the run
   if (!exited) {
     child.wait(ignored);
   }
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
-  const int status = child.native_exit_code();
-  if (forced) {
-    result.end = *forced;
-  } else if (WIFSIGNALED(status)) {
-    result.end = ProcessEnd::k_signaled;
-    result.signal = WTERMSIG(status);
-  } else {
-    result.end = ProcessEnd::k_exited;
-    result.exit_code = WEXITSTATUS(status);
-  }
+  classify_end(child.native_exit_code(), watchdog.forced(), result);
   if (result.end == ProcessEnd::k_interrupted) {
     throw interrupted_error("interrupted while running " + format_command(spec.argv) +
                             " (its process group was killed)");
