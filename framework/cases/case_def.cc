@@ -20,12 +20,9 @@ const std::vector<std::string>& oracle_names() {
 namespace fs = std::filesystem;
 
 CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
-  CaseDef def;
-  def.name = name;
-  def.dir = testcases_dir / name;
-  const fs::path conf = def.dir / "case.conf";
+  const fs::path conf = testcases_dir / name / "case.conf";
   if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(conf) ||
-      !fs::is_regular_file(def.dir / "guest.sh")) {
+      !fs::is_regular_file(testcases_dir / name / "guest.sh")) {
     std::string known;
     if (fs::is_directory(testcases_dir)) {
       for (const auto& entry : fs::directory_iterator(testcases_dir)) {
@@ -38,7 +35,15 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
         "unknown case '" + name + "' (no " + conf.string() +
         " with a guest.sh beside it); known cases: " + (known.empty() ? "none" : known));
   }
-  for (const auto& [line_no, key, value] : parse_key_values(read_file(conf), conf.string())) {
+  return parse_case_conf(read_file(conf), conf, testcases_dir, name);
+}
+
+CaseDef parse_case_conf(const std::string& text, const fs::path& conf,
+                        const fs::path& testcases_dir, const std::string& name) {
+  CaseDef def;
+  def.name = name;
+  def.dir = testcases_dir / name;
+  for (const auto& [line_no, key, value] : parse_key_values(text, conf.string())) {
     const std::string where = conf.string() + ":" + std::to_string(line_no);
     if (key == "description") {
       def.description = value;

@@ -40,4 +40,9 @@ struct CaseDef {
 // malformed case.conf (naming file:line).
 CaseDef load_case(const std::filesystem::path& testcases_dir, const std::string& name);
 
+// The text of `conf` (testcases_dir/name/case.conf) read into a CaseDef; the
+// same errors as load_case for a malformed line.
+CaseDef parse_case_conf(const std::string& text, const std::filesystem::path& conf,
+                        const std::filesystem::path& testcases_dir, const std::string& name);
+
 }  // namespace kseries::cases
