@@ -1,7 +1,6 @@
 #include "guest/protocol.h"
 
 #include <cstdlib>
-#include <regex>
 
 #include "core/text.h"
 
@@ -25,8 +24,58 @@ std::optional<double> Event::number(const std::string& key) const {
   return value;
 }
 
+namespace {
+
+bool key_start(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
+bool key_char(char c) { return key_start(c) || (c >= '0' && c <= '9') || c == '-'; }
+
+// A "key=" at the start of `rest` or after a space.
+struct KeyAt {
+  std::string key;
+  std::size_t position = 0;     // where the match starts (its leading space)
+  std::size_t value_start = 0;  // just past the '='
+};
+
+// The length of the key at rest[pos] when "key=" is there, else 0.
+std::size_t key_length(std::string_view rest, std::size_t pos) {
+  if (pos >= rest.size() || !key_start(rest[pos])) {
+    return 0;
+  }
+  std::size_t end = pos + 1;
+  while (end < rest.size() && key_char(rest[end])) {
+    ++end;
+  }
+  return end < rest.size() && rest[end] == '=' ? end - pos : 0;
+}
+
+// Every "(^| )key=" of `rest`, left to right, not overlapping: what the
+// regex (^| )([a-z_][a-z0-9_-]*)= matched, in linear time (libstdc++'s
+// std::regex recurses per character: a long line from a guest overflowed
+// the stack).
+std::vector<KeyAt> find_keys(std::string_view rest) {
+  std::vector<KeyAt> keys;
+  std::size_t pos = 0;
+  while (pos < rest.size()) {
+    std::size_t key_pos = std::string_view::npos;
+    if (pos == 0 && key_length(rest, 0) > 0) {
+      key_pos = 0;
+    } else if (rest[pos] == ' ' && key_length(rest, pos + 1) > 0) {
+      key_pos = pos + 1;
+    }
+    if (key_pos == std::string_view::npos) {
+      ++pos;
+      continue;
+    }
+    const std::size_t length = key_length(rest, key_pos);
+    keys.push_back({std::string(rest.substr(key_pos, length)), pos, key_pos + length + 1});
+    pos = key_pos + length + 1;
+  }
+  return keys;
+}
+
+}  // namespace
+
 std::vector<Event> parse_protocol(std::string_view text) {
-  static const std::regex k_key(R"((^| )([a-z_][a-z0-9_\-]*)=)");
   std::vector<Event> events;
   int line_no = 0;
   for (const auto raw : split_lines(text)) {
@@ -45,19 +94,14 @@ std::vector<Event> parse_protocol(std::string_view text) {
       continue;
     }
     const std::string rest = space == std::string::npos ? "" : line.substr(space + 1);
-    std::vector<std::pair<std::string, std::size_t>> keys;  // key, where its value starts
-    std::vector<std::size_t> starts;
-    for (std::sregex_iterator it(rest.begin(), rest.end(), k_key), end; it != end; ++it) {
-      keys.emplace_back((*it)[2].str(), static_cast<std::size_t>(it->position() + it->length()));
-      starts.push_back(static_cast<std::size_t>(it->position()));
-    }
+    const auto keys = find_keys(rest);
     for (std::size_t k = 0; k < keys.size(); ++k) {
-      const std::size_t value_end = k + 1 < keys.size() ? starts[k + 1] : rest.size();
-      std::string value = rest.substr(keys[k].second, value_end - keys[k].second);
+      const std::size_t value_end = k + 1 < keys.size() ? keys[k + 1].position : rest.size();
+      std::string value = rest.substr(keys[k].value_start, value_end - keys[k].value_start);
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         value = value.substr(1, value.size() - 2);
       }
-      event.fields[keys[k].first] = std::string(trim(value));
+      event.fields[keys[k].key] = std::string(trim(value));
     }
     events.push_back(std::move(event));
   }

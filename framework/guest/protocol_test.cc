@@ -38,5 +38,25 @@ TEST(ProtocolTest, KernelMessagesAreNotProtocol) {
           .empty());
 }
 
+TEST(ProtocolTest, AKeyStartsTheLineOrFollowsASpace) {
+  const auto events = parse_protocol("KSERIES x a=b=c d  e=\"q r\" -f=1 g-h_2=3 end\n");
+  ASSERT_EQ(events.size(), 1u);
+  const auto& fields = events[0].fields;
+  EXPECT_EQ(fields.size(), 3u);
+  EXPECT_EQ(events[0].get("a"), "b=c d");         // "c" follows '=', not a space
+  EXPECT_EQ(events[0].get("e"), "\"q r\" -f=1");  // not quoted as a whole
+  EXPECT_EQ(events[0].get("g-h_2"), "3 end");
+  EXPECT_EQ(parse_protocol("KSERIES x  =1 y=").at(0).get("y", "absent"), "");
+}
+
+TEST(ProtocolTest, LongLinesFromTheGuestDoNotCrash) {
+  // std::regex recursed per character and overflowed the stack on such a line.
+  const std::string key(400 * 1024, 'k');
+  const auto events = parse_protocol("KSERIES measure " + key + "=1 " + key + " v=2\n");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].get(key), "1 " + key);
+  EXPECT_EQ(events[0].get("v"), "2");
+}
+
 }  // namespace
 }  // namespace kseries::guest
