@@ -1,6 +1,7 @@
 #include "guest/triage.h"
 
-#include <regex>
+#include <cctype>
+#include <initializer_list>
 
 #include "core/text.h"
 
@@ -21,28 +22,81 @@ std::string_view strip_timestamp(std::string_view line) {
   return line;
 }
 
+// `text` has `needle` at or after `from`, with no line terminator between
+// (what ".*" before it matched under std::regex).
+bool has_later(std::string_view text, std::size_t from, std::string_view needle) {
+  const auto at = text.find(needle, from);
+  return at != std::string_view::npos &&
+         text.substr(from, at - from).find_first_of("\r\n") == std::string_view::npos;
+}
+
+bool has_any_prefix(std::string_view text, std::initializer_list<std::string_view> prefixes) {
+  for (const auto prefix : prefixes) {
+    if (starts_with(text, prefix)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// "<prefix>\S+ (self-)?detected stall"
+bool stall_after(std::string_view text, std::string_view prefix) {
+  if (!starts_with(text, prefix)) {
+    return false;
+  }
+  std::size_t pos = prefix.size();
+  const std::size_t word = pos;
+  while (pos < text.size() && !std::isspace(static_cast<unsigned char>(text[pos]))) {
+    ++pos;
+  }
+  if (pos == word || pos >= text.size() || text[pos] != ' ') {
+    return false;
+  }
+  std::string_view rest = text.substr(pos + 1);
+  if (starts_with(rest, "self-detected stall")) {
+    return true;
+  }
+  return starts_with(rest, "detected stall");
+}
+
 struct Rule {
   FindingKind kind;
-  std::regex pattern;
+  bool (*matches)(std::string_view line);
 };
 
+// Plain prefix tests, no std::regex: a console line is written by the guest
+// and may be of any length (libstdc++'s regex recursed per character of
+// ".*" and overflowed the stack on a long one).
 const std::vector<Rule>& rules() {
   // Order matters: the first rule that matches a line classifies it.
   static const std::vector<Rule> table = {
-      {FindingKind::k_kasan, std::regex(R"(^BUG: KASAN: )")},
-      {FindingKind::k_kmsan, std::regex(R"(^BUG: KMSAN: )")},
-      {FindingKind::k_ubsan, std::regex(R"(^UBSAN: )")},
-      {FindingKind::k_soft_lockup, std::regex(R"(^watchdog: BUG: soft lockup)")},
+      {FindingKind::k_kasan, [](std::string_view t) { return starts_with(t, "BUG: KASAN: "); }},
+      {FindingKind::k_kmsan, [](std::string_view t) { return starts_with(t, "BUG: KMSAN: "); }},
+      {FindingKind::k_ubsan, [](std::string_view t) { return starts_with(t, "UBSAN: "); }},
+      {FindingKind::k_soft_lockup,
+       [](std::string_view t) { return starts_with(t, "watchdog: BUG: soft lockup"); }},
       {FindingKind::k_rcu_stall,
-       std::regex(
-           R"(^rcu: INFO: \S+ (self-)?detected stalls?|^INFO: rcu_\S+ (self-)?detected stall)")},
-      {FindingKind::k_hung_task, std::regex(R"(^INFO: task .* blocked for more than)")},
-      {FindingKind::k_panic, std::regex(R"(^Kernel panic - not syncing)")},
+       [](std::string_view t) {
+         return stall_after(t, "rcu: INFO: ") || stall_after(t, "INFO: rcu_");
+       }},
+      {FindingKind::k_hung_task,
+       [](std::string_view t) {
+         return starts_with(t, "INFO: task ") && has_later(t, 11, "blocked for more than");
+       }},
+      {FindingKind::k_panic,
+       [](std::string_view t) { return starts_with(t, "Kernel panic - not syncing"); }},
       {FindingKind::k_oops,
-       std::regex(
-           R"(^Oops: |^general protection fault|^BUG: unable to handle|^BUG: kernel NULL pointer dereference)")},
-      {FindingKind::k_bug, std::regex(R"(^kernel BUG at |^BUG: )")},
-      {FindingKind::k_warning, std::regex(R"(^WARNING: CPU: \d+ PID: \d+ at |^WARNING: .* at )")},
+       [](std::string_view t) {
+         return has_any_prefix(t, {"Oops: ", "general protection fault", "BUG: unable to handle",
+                                   "BUG: kernel NULL pointer dereference"});
+       }},
+      {FindingKind::k_bug,
+       [](std::string_view t) {
+         return has_any_prefix(t, {"kernel BUG at ", "BUG: "});
+       }},
+      // "WARNING: CPU: N PID: N at " is one case of "WARNING: .* at ".
+      {FindingKind::k_warning,
+       [](std::string_view t) { return starts_with(t, "WARNING: ") && has_later(t, 9, " at "); }},
   };
   return table;
 }
@@ -93,7 +147,7 @@ std::vector<Finding> triage_console(std::string_view console) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string text(strip_timestamp(lines[i]));
     for (const auto& rule : rules()) {
-      if (!std::regex_search(text, rule.pattern)) {
+      if (!rule.matches(text)) {
         continue;
       }
       Finding finding;

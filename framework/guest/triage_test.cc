@@ -47,6 +47,32 @@ TEST(TriageTest, ClassifiesEachKind) {
                 FindingKind::k_oops, FindingKind::k_bug, FindingKind::k_panic}));
 }
 
+TEST(TriageTest, NearMissesAreNotFindings) {
+  const char* log =
+      "[ 1.0] INFO: rcu_preempt  detected stalls\n"           // two spaces
+      "[ 1.1] rcu: INFO:  detected stall\n"                   // no word
+      "[ 1.2] INFO: rcu_ detected stall\n"                    // no word after rcu_
+      "[ 1.3] INFO: task kworker blocked for less than 1s\n"  // not "more than"
+      "[ 1.4] WARNING: no location\n"                         // no " at "
+      "[ 1.5] WARNING:  at\n"                                 // " at" ends the line
+      " BUG: indented\n";
+  EXPECT_TRUE(triage_console(log).empty());
+  const auto self = triage_console("rcu: INFO: rcu_sched self-detected stall on CPU\n");
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_EQ(self[0].kind, FindingKind::k_rcu_stall);
+  EXPECT_EQ(triage_console("WARNING:  at x\n").at(0).kind, FindingKind::k_warning);
+}
+
+TEST(TriageTest, LongConsoleLinesDoNotCrash) {
+  // std::regex recursed per character of ".*" and overflowed the stack on
+  // such a line; the guest writes the console, so its lines can be that long.
+  const std::string filler(400 * 1024, 'x');
+  const auto findings = triage_console("[ 1.0] INFO: task " + filler + " blocked for more than\n" +
+                                       "WARNING: " + filler + "\nINFO: task " + filler + "\n");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, FindingKind::k_hung_task);
+}
+
 TEST(TriageTest, CleanLogHasNoFindings) {
   EXPECT_TRUE(
       triage_console("[ 0.0] Linux version 6.12.117\n[ 3.0] Run /init as init process\n").empty());
