@@ -32,6 +32,26 @@ TEST(KconfigTest, MalformedLineNamesFileAndLine) {
   }
 }
 
+TEST(KconfigTest, DotConfigLinesAreReadExactly) {
+  const auto config = parse_dot_config(
+      "CONFIG_A=y\nCONFIG_B=\"x y\"\n# CONFIG_C is not set\n# CONFIG_D is not set \n"
+      "#CONFIG_E is not set\nCONFIG_=y\nCONFIG_F y\nCONFIG_G=\nXCONFIG_H=y\n");
+  EXPECT_EQ(config, (DotConfig{{"A", "y"}, {"B", "\"x y\""}, {"C", "n"}, {"G", ""}}));
+  EXPECT_EQ(parse_fragment("# CONFIG_C is not set \t\n", "f").at(0).value, "n");
+}
+
+TEST(KconfigTest, LongLinesDoNotCrash) {
+  // std::regex recursed per character of "(.*)" and overflowed the stack; a
+  // .config line comes from the tree's Kconfig, which a patch can change.
+  const std::string value(400 * 1024, 'v');
+  const std::string symbol(400 * 1024, 'S');
+  EXPECT_EQ(parse_dot_config("CONFIG_A=" + value + "\n# CONFIG_" + symbol + " is not set\n")
+                .at("A")
+                .size(),
+            value.size());
+  EXPECT_EQ(parse_fragment("CONFIG_A=" + value + "\n", "f").at(0).value, value);
+}
+
 TEST(KconfigTest, LaterFragmentWins) {
   const auto merged = merge_requests({parse_fragment("CONFIG_A=y\nCONFIG_B=y\n", "one"),
                                       parse_fragment("CONFIG_A=n\nCONFIG_C=m\n", "two")});
