@@ -425,6 +425,9 @@ std::optional<MailTime> parse_mail_date(std::string_view text) {
   MailTime time;
   time.epoch = static_cast<std::int64_t>(timegm(&tm)) - offset * 60;
   time.offset_minutes = offset;
+  if (time.epoch < 0) {
+    return std::nullopt;  // the first hours of 1970 east of UTC: git fsck's badDate
+  }
   return time;
 }
 

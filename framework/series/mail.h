@@ -56,7 +56,8 @@ std::optional<Person> parse_address(std::string_view text);
 
 // "Thu, 9 Jul 2026 19:25:12 +0800" (weekday optional). nullopt when it is
 // not a date or a field is out of range (day 1-31, year from 1970, hour
-// 0-23, minute 0-59, second 0-60, zone within +-23:59).
+// 0-23, minute 0-59, second 0-60, zone within +-23:59), or the time is
+// before 1970-01-01 00:00 UTC.
 std::optional<MailTime> parse_mail_date(std::string_view text);
 
 }  // namespace kseries

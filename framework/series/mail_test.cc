@@ -186,5 +186,16 @@ TEST(MailTest, DateFieldsOutOfRangeAreUnreadable) {
   EXPECT_EQ(edge->offset_minutes, -(23 * 60 + 59));
 }
 
+TEST(MailTest, DatesBeforeTheEpochAreUnreadable) {
+  // Found by fuzz/mail_fields: 1970-01-01 00:00 in a zone east of UTC is a
+  // negative time, which libgit2 writes and git fsck rejects (badDate).
+  EXPECT_FALSE(parse_mail_date("Thu, 1 Jan 1970 00:00:00 +0100"));
+  EXPECT_FALSE(parse_mail_date("1 Jan 1970 00:59 +0100"));
+  const auto epoch = parse_mail_date("1 Jan 1970 01:00 +0100");
+  ASSERT_TRUE(epoch);
+  EXPECT_EQ(epoch->epoch, 0);
+  EXPECT_TRUE(parse_mail_date("1 Jan 1970 00:00 -0100"));
+}
+
 }  // namespace
 }  // namespace kseries
