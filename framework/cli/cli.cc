@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/junit_guard.h"
 #include "core/error.h"
+#include "sys/interrupt.h"
 
 namespace kseries::cli {
 
@@ -23,6 +24,13 @@ const std::vector<Command>& commands() {
 }
 
 namespace {
+
+// A run that saw SIGINT or SIGTERM exits 128 + the signal (130, 143) once it
+// has written what it has, whatever it would have returned otherwise.
+int exit_status(int status) {
+  const int signal = interrupt_signal();
+  return signal != 0 ? 128 + signal : status;
+}
 
 void print_usage(std::ostream& out) {
   out << "usage: kseries <command> [options]\n\n"
@@ -63,6 +71,7 @@ int main(int argc, char** argv) {
     if (command_name != command.name) {
       continue;
     }
+    install_interrupt_handlers();
     git::Session session;
     SystemProcessRunner runner;
     Context context(runner);
@@ -71,15 +80,20 @@ int main(int argc, char** argv) {
       junit.arm();
       const int status = command.run(context, args);
       context.finish_runs();  // the run wrote its report: runs/latest may move
-      return status;
+      if (interrupt_signal() != 0) {
+        std::cerr << "kseries " << command_name << ": interrupted ("
+                  << signal_name(interrupt_signal()) << "): the report holds what ran\n";
+      }
+      return exit_status(status);
     } catch (const Error& error) {
       std::cerr << "kseries " << command_name << ": error: " << error.describe() << "\n";
       junit.record(error);
-      return static_cast<int>(error.exit_code());
+      return exit_status(static_cast<int>(error.exit_code()));
     } catch (const std::exception& error) {
-      std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "\n";
+      std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "
+";
       junit.record_internal(error.what());
-      return static_cast<int>(ExitCode::k_usage_or_infra);
+      return exit_status(static_cast<int>(ExitCode::k_usage_or_infra));
     }
   }
   std::cerr << "kseries: unknown command '" << command_name << "'\n\n";

@@ -13,14 +13,14 @@ enum class ExitCode : int {
   k_pass = 0,
   k_check_failed = 1,
   k_usage_or_infra = 2,
-  k_interrupted = 130,  // SIGINT or SIGTERM: children killed, partial results kept
+  k_interrupted = 130,  // SIGINT (SIGTERM: 143, cli::main adds the signal to 128)
 };
 
 enum class ErrorKind {
   k_usage,           // bad option, bad input file: exit 2
   k_infrastructure,  // a tool, the disk, libgit2 failed: exit 2
   k_check_failed,    // the thing under test failed a check: exit 1
-  k_interrupted,     // SIGINT/SIGTERM while a child ran: exit 130
+  k_interrupted,     // SIGINT/SIGTERM (sys/interrupt.h): exit 130/143
 };
 
 class Error : public std::runtime_error {

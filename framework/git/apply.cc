@@ -7,6 +7,7 @@
 #include "git/diff_check.h"
 #include "git/hunk_locator.h"
 #include "git/path_conflict.h"
+#include "sys/interrupt.h"
 
 namespace kseries::git {
 
@@ -169,6 +170,8 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
         result.outcomes.push_back(outcome);
         continue;
       }
+      // In-process work, no child to kill: SIGINT/SIGTERM stop it here.
+      throw_if_interrupted("before applying " + outcome.label);
       const auto started = Clock::now();
 
       git_diff* raw_diff = nullptr;

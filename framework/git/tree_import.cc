@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "sys/files.h"
+#include "sys/interrupt.h"
 
 namespace kseries::git {
 
@@ -18,6 +19,9 @@ namespace {
 
 git_oid write_tree(git_repository* repo, const fs::path& dir, std::size_t& files,
                    const std::function<void(std::size_t)>& on_progress, bool& empty) {
+  // Minutes of in-process work for a kernel tree: SIGINT/SIGTERM stop it
+  // here (the extracted scratch copy is removed by the next import).
+  throw_if_interrupted("while importing " + dir.string());
   git_treebuilder* raw = nullptr;
   check(git_treebuilder_new(&raw, repo, nullptr), "cannot create a tree");
   TreeBuilderPtr builder(raw);

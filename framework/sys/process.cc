@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "sys/interrupt.h"
 
 namespace kseries {
 namespace {
@@ -135,16 +136,13 @@ bp::child spawn(const ProcessSpec& spec, const std::filesystem::path& exe, Child
   return child;
 }
 
-// Ends the child's group when the deadline passes or kseries is interrupted:
-// SIGTERM first when the spec gives a grace period, SIGKILL after it.
+// Ends the child's group when the deadline passes or kseries is interrupted
+// (SIGINT/SIGTERM): SIGTERM first when the spec gives a grace period,
+// SIGKILL after it.
 class Watchdog {
  public:
   Watchdog(asio::io_context& ioc, const ProcessSpec& spec, ChildIo& io)
-      : m_spec(spec),
-        m_io(io),
-        m_deadline(ioc, spec.timeout),
-        m_grace(ioc),
-        m_signals(ioc, SIGINT, SIGTERM) {}
+      : m_spec(spec), m_io(io), m_deadline(ioc, spec.timeout), m_grace(ioc) {}
 
   void arm() {
     m_deadline.async_wait([this](const boost::system::error_code& ec) {
@@ -152,16 +150,18 @@ class Watchdog {
         kill_group(ProcessEnd::k_timed_out);
       }
     });
-    m_signals.async_wait([this](const boost::system::error_code& ec, int) {
-      if (!ec) {
-        kill_group(ProcessEnd::k_interrupted);
-      }
-    });
   }
   void disarm() {
     m_deadline.cancel();
-    m_signals.cancel();
     m_grace.cancel();
+  }
+  // Polled: SIGINT/SIGTERM only set a flag (sys/interrupt.h). An asio
+  // signal_set would put SIG_DFL back when destroyed, so a signal between
+  // two children would kill kseries before it wrote its report.
+  void check_interrupt() {
+    if (interrupt_signal() != 0 && !m_forced) {
+      kill_group(ProcessEnd::k_interrupted);
+    }
   }
   // Timed out or interrupted, when the watchdog ended the child.
   std::optional<ProcessEnd> forced() const { return m_forced; }
@@ -198,7 +198,6 @@ class Watchdog {
   ChildIo& m_io;
   asio::steady_timer m_deadline;
   asio::steady_timer m_grace;
-  asio::signal_set m_signals;
   bool m_term_sent = false;
   std::optional<ProcessEnd> m_forced;
 };
@@ -216,6 +215,7 @@ bool run_until_done(asio::io_context& ioc, bp::child& child, const StreamDrain& 
       if (ec) {
         return;
       }
+      watchdog.check_interrupt();
       if (!exited) {
         std::error_code running_ec;
         exited = !child.running(running_ec);
@@ -299,6 +299,8 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
   if (spec.argv.empty()) {
     throw infra_error("internal: empty command");
   }
+  // No new child once kseries was asked to stop.
+  throw_if_interrupted("before running " + format_command(spec.argv));
   const auto exe = resolve_program(spec.argv[0]);
   auto log = open_log(spec);
 

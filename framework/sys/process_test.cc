@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
 
 #include "core/error.h"
 #include "sys/files.h"
+#include "sys/interrupt.h"
 #include "testing/temp_dir.h"
 
 namespace kseries {
@@ -80,6 +82,36 @@ TEST(ProcessTest, GraceGivesTheGroupSigtermFirst) {
   EXPECT_EQ(result.end, ProcessEnd::k_timed_out);
   EXPECT_TRUE(std::filesystem::exists(marker)) << "the TERM handler did not run";
   EXPECT_LT(result.elapsed, std::chrono::seconds(4));
+}
+
+// SIGINT/SIGTERM only set a flag (sys/interrupt.h): the runner kills the
+// running group at once and starts no other child.
+TEST(ProcessTest, SignalKillsTheRunningGroupAndStartsNoOther) {
+  install_interrupt_handlers();
+  std::thread signaller([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(::getpid(), SIGTERM);
+  });
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    sh("sleep 30", std::chrono::seconds(20));
+    ADD_FAILURE() << "the child was not interrupted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::k_interrupted) << e.what();
+  }
+  signaller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(interrupt_signal(), SIGTERM);
+  try {
+    sh("echo never");
+    ADD_FAILURE() << "a child started after the signal";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "interrupted (SIGTERM) before running sh -c 'echo never'");
+  }
+  reset_interrupt_for_tests();
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  EXPECT_TRUE(sh("true").ok());
 }
 
 TEST(ProcessTest, LinesReachTheCallbackAndTheLogFile) {
