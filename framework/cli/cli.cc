@@ -90,8 +90,7 @@ int main(int argc, char** argv) {
       junit.record(error);
       return exit_status(static_cast<int>(error.exit_code()));
     } catch (const std::exception& error) {
-      std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "
-";
+      std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "\n";
       junit.record_internal(error.what());
       return exit_status(static_cast<int>(ExitCode::k_usage_or_infra));
     }
