@@ -89,6 +89,16 @@ CaseDef parse_case_conf(const std::string& text, const fs::path& conf,
         throw usage_error(where + ": tcg-cpu must be one QEMU -cpu model, not '" + value + "'");
       }
       def.tcg_cpu = value;
+    } else if (key == "memory") {
+      // A size QEMU's -m takes: digits and a unit, M or G.
+      const bool digits =
+          value.size() >= 2 &&
+          std::all_of(value.begin(), value.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits || (value.back() != 'M' && value.back() != 'G')) {
+        throw usage_error(where + ": memory must be a size such as 16G or 4096M, not '" + value +
+                          "'");
+      }
+      def.memory = value;
     } else if (key == "timeout") {
       try {
         def.timeout = std::chrono::seconds(std::stoi(value));
@@ -98,7 +108,7 @@ CaseDef parse_case_conf(const std::string& text, const fs::path& conf,
     } else {
       throw usage_error(
           where + ": unknown key '" + key +
-          "' (description, needs, cmdline, timeout, modules, oracle, setups, tcg-cpu)");
+          "' (description, needs, cmdline, timeout, modules, oracle, setups, tcg-cpu, memory)");
     }
   }
   return def;

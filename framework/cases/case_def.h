@@ -34,6 +34,9 @@ struct CaseDef {
   // QEMU -cpu model under TCG (e.g. "qemu64,+pdpe1gb" for 1 GiB pages);
   // KVM always uses -cpu host.
   std::string tcg_cpu;
+  // Guest RAM (QEMU -m, e.g. "16G"); "" keeps the VM's default. For cases
+  // that need room, e.g. several boot-time 1 GiB pages beside the pmem.
+  std::string memory;
 };
 
 // Throws Error(k_usage) for an unknown case (listing the known ones) or a

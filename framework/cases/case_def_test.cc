@@ -79,6 +79,25 @@ TEST(CaseDefTest, SetupsAndTcgCpu) {
   }
 }
 
+TEST(CaseDefTest, Memory) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf", "setups: 1G\n");
+  EXPECT_EQ(load_case(tmp.path(), "c").memory, "");
+  testing::put_file(tmp / "c" / "case.conf", "memory: 16G\n");
+  EXPECT_EQ(load_case(tmp.path(), "c").memory, "16G");
+  for (const std::string bad : {"16", "G", "16 G", "-1G", "16T", "1.5G"}) {
+    testing::put_file(tmp / "c" / "case.conf", "setups: a\nmemory: " + bad + "\n");
+    try {
+      load_case(tmp.path(), "c");
+      ADD_FAILURE() << "accepted memory: " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("case.conf:2: memory must be a size"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
   TimingData data;
   std::vector<guest::Measurement> ms = {
@@ -101,6 +120,22 @@ TEST(MemmapTimingTest, FirstBindIsApartAndTicksAreMaterial) {
   const std::string table = render_summary_table("base", data);
   EXPECT_NE(table.find("fsdax-dev"), std::string::npos);
   EXPECT_NE(table.find("120"), std::string::npos) << table;  // the first bind, apart
+}
+
+// hugetlb-timing: one sample per folio (1G) or per page (2M) is what gets
+// compared; the whole-phase figures (kind=first) stay apart.
+TEST(MemmapTimingTest, PerFolioSamplesAreComparedAndPhaseFiguresStayApart) {
+  TimingData data;
+  add_boot(data, {{"1G", 1, "gather_ns", 2e8, "ns", "first", {{"folios", "8"}}},
+                  {"1G", 1, "tail_init_ns", 24e6, "ns", "folio", {}},
+                  {"1G", 2, "tail_init_ns", 24.1e6, "ns", "folio", {}},
+                  {"2M", 1, "tail_init_ns", 9e3, "ns", "page", {}}});
+  EXPECT_EQ(data.at({"1G", "gather_ns"}).first, std::vector<double>{2e8});
+  EXPECT_TRUE(data.at({"1G", "gather_ns"}).rebinds.empty());
+  EXPECT_EQ(data.at({"1G", "tail_init_ns"}).rebinds, (std::vector<double>{24e6, 24.1e6}));
+  EXPECT_TRUE(data.at({"1G", "tail_init_ns"}).first.empty());
+  EXPECT_EQ(data.at({"1G", "tail_init_ns"}).rebind_blocks, std::vector<std::size_t>{2});
+  EXPECT_EQ(data.at({"2M", "tail_init_ns"}).rebinds, std::vector<double>{9e3});
 }
 
 TEST(MemmapTimingTest, IcountLabelsEveryTimeByItsClock) {

@@ -83,6 +83,9 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.vm.kernel = kernels.front().build.bzimage;
   spec.vm.initramfs = kernels.front().initramfs;
   spec.vm.tcg_cpu = request.test_case.tcg_cpu;
+  if (!request.test_case.memory.empty()) {
+    spec.vm.memory = request.test_case.memory;
+  }
   vm.choose_accel(request.accel, spec.vm);
   status.progress("accelerator: " + vm.accel_note());
   spec.vm.clock = qemu::choose_clock(request.clock, vm.accel());
