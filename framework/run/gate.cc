@@ -109,25 +109,29 @@ class SeriesGate {
   }
 
   // The series' own patches for the reports: each file and its sha256. The
-  // messages of an mbox are written out one per file (the form KCIDB's
-  // patchset takes), as checkpatch reads them.
+  // messages of an mbox (or of anything that is not a regular file in a
+  // series directory: a FIFO reads once) are written out one per file (the
+  // form KCIDB's patchset takes), as checkpatch reads them; nothing is read
+  // from the source a second time.
   void describe(const Series& series) {
     SeriesRecord record{m_name, series.source.string(), {}, std::nullopt};
-    const bool mbox = fs::is_regular_file(series.source);
+    const bool directory = fs::is_directory(series.source);
     for (std::size_t i = 0; i < series.patches.size(); ++i) {
       const auto& patch = series.patches[i];
       fs::path file = patch.file;
-      if (mbox) {
+      std::string text;
+      if (directory && fs::is_regular_file(file)) {
+        text = read_file(file);
+      } else {
         file =
             m_request.run_dir / "patches" / file_safe(m_name) / (std::to_string(i + 1) + ".patch");
         fs::create_directories(file.parent_path());
-        write_file(file, "From: " + patch.author.name + " <" + patch.author.email +
-                             ">\nSubject: [PATCH " + std::to_string(i + 1) + "/" +
-                             std::to_string(series.patches.size()) + "] " + patch.subject.title +
-                             "\n\n" + patch.body + "\n---\n" + patch.diff);
+        text = "From: " + patch.author.name + " <" + patch.author.email + ">\nSubject: [PATCH " +
+               std::to_string(i + 1) + "/" + std::to_string(series.patches.size()) + "] " +
+               patch.subject.title + "\n\n" + patch.body + "\n---\n" + patch.diff;
+        write_file(file, text);
       }
-      record.patches.push_back(
-          {file.string(), patch.subject.title, oracle::sha256_hex(read_file(file))});
+      record.patches.push_back({file.string(), patch.subject.title, oracle::sha256_hex(text)});
     }
     m_store.describe(std::move(record));
   }
