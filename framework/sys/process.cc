@@ -116,9 +116,14 @@ struct ChildIo {
 };
 
 bp::child spawn(const ProcessSpec& spec, const std::filesystem::path& exe, ChildIo& io) {
-  auto env = boost::this_process::environment();
+  // A copy of ours, changed with set(): assigning through
+  // this_process::environment() called setenv() on kseries itself (every
+  // later child inherited the variables), and Boost 1.74's operator[] /
+  // find() read past the end of shorter "NAME=value" strings (ASan:
+  // heap-buffer-overflow in basic_environment_impl::find).
+  bp::environment env = boost::this_process::environment();
   for (const auto& [key, value] : spec.env) {
-    env[key] = value;
+    env.set(key, value);
   }
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   const auto cwd = spec.cwd.value_or(std::filesystem::current_path());

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "core/error.h"
@@ -150,6 +151,17 @@ TEST(ProcessTest, EnvironmentAndWorkingDirectory) {
   spec.cwd = tmp.path();
   const auto result = runner.run(spec);
   EXPECT_EQ(result.out, "hello\n" + std::filesystem::canonical(tmp.path()).string() + "\n");
+}
+
+TEST(ProcessTest, TheChildsEnvironmentIsNotOurs) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "echo \"$KSERIES_ENV_TEST\""};
+  spec.env["KSERIES_ENV_TEST"] = "set for this child only";
+  EXPECT_EQ(runner.run(spec).out, "set for this child only\n");
+  EXPECT_EQ(std::getenv("KSERIES_ENV_TEST"), nullptr) << "kseries' own environment changed";
+  spec.env.clear();
+  EXPECT_EQ(runner.run(spec).out, "\n") << "a later child inherited the variable";
 }
 
 TEST(ProcessTest, StdinIsDevNullNotAClosedDescriptor) {
