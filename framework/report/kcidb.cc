@@ -243,8 +243,7 @@ class KcidbWriter {
   // a failure wins over a success of another cell.
   std::string add_cell_build(const RunCell& cell) {
     const std::string id = checkout_id(cell.series) + ":" + clean(cell.target());
-    const bool booted = !cell.session.is_null();
-    const bool built = booted || !cell.property("build.candidate.kernel").empty();
+    const bool built = cell.booted || !cell.property("build.candidate.kernel").empty();
     const bool not_built = !built && cell.status == "fail";
     if (!built && !not_built) {
       return m_built_ids.count(id) ? id : "";

@@ -26,6 +26,21 @@ nlohmann::json session_of(const fs::path& dir) {
   return json.is_discarded() ? nlohmann::json(nullptr) : json;
 }
 
+// A store written before cells kept their results.json: a console log says
+// the kernel was built and booted.
+bool booted_in(const fs::path& dir) {
+  std::error_code error;
+  if (dir.empty() || !fs::is_directory(dir, error)) {
+    return false;
+  }
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    if (entry.path().string().ends_with(".console.log")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 RunRecord load_gate(const fs::path& run_dir, const nlohmann::json& json) {
   RunRecord run;
   run.kind = "gate";
@@ -64,6 +79,7 @@ RunRecord load_gate(const fs::path& run_dir, const nlohmann::json& json) {
       cell.dir = dir;
     }
     cell.session = session_of(cell.dir);
+    cell.booted = !cell.session.is_null() || booted_in(cell.dir);
     run.cells.push_back(std::move(cell));
   }
   // A store written before it kept its series (or cut off before the first
@@ -95,6 +111,7 @@ RunCell boot_cell(const nlohmann::json& session, const fs::path& dir, const std:
   cell.status = failed ? "fail" : "pass";
   cell.dir = dir;
   cell.session = session;
+  cell.booted = true;
   const auto kernels = session.value("kernels", nlohmann::json::object());
   for (const auto& [name, kernel] : kernels.items()) {
     const std::string role = kernel.value("role", "");

@@ -41,6 +41,7 @@ struct RunCell {
   std::map<std::string, std::string> properties;
   std::filesystem::path dir;  // its logs ("" when it has none)
   nlohmann::json session;     // its results.json, or null
+  bool booted = false;        // results.json, or a console log, in its directory
   // "pmem memmap-timing" -> target "pmem", case "memmap-timing"; stages
   // ("apply", "checkpatch", "per-patch pmem") have no case.
   std::string target() const;

@@ -55,6 +55,8 @@ TEST(RunRecordTest, ReadsTheGateStoreAndEachCellsResults) {
   EXPECT_EQ(run.cells[1].test_case(), "demo");
   EXPECT_EQ(run.cells[1].session["case"], "demo");
   EXPECT_TRUE(run.cells[2].session.is_null());
+  EXPECT_TRUE(run.cells[1].booted);
+  EXPECT_FALSE(run.cells[2].booted);
   ASSERT_EQ(run.time.size(), 1u);
 }
 

@@ -162,6 +162,7 @@ report::RunRecord sample_gate_run(const std::string& subject) {
                        {"build.candidate.seconds", "300"},
                        {"build.candidate.compiler", "gcc 12.2"}};
   timing.session = timing_session("demo/v2");
+  timing.booted = true;
   run.cells.push_back(timing);
   run.cells.push_back(
       cell("demo/v2", "nopmem memmap-timing", "skip", "target nopmem lacks 'pmem'"));
@@ -173,6 +174,7 @@ report::RunRecord sample_gate_run(const std::string& subject) {
   equivalence.dir = "/runs/r1/cells/e";
   equivalence.properties = {{"run_dir", "/runs/r1/cells/e"}, {"build.candidate.kernel", "k2"}};
   equivalence.session = equivalence_session("demo/bad");
+  equivalence.booted = true;
   run.cells.push_back(equivalence);
   auto broken = cell("demo/bad", "kasan memmap-equivalence", "fail",
                      "the candidate kernel does not build: mm/x.c:3: error: oops");
