@@ -111,7 +111,7 @@ expect_exit 1 "$KSERIES" build --workdir "$TMP/wd" --tree "$repo" --base "$moved
 expect_early_end "$j/build-noapply.xml" "check failed" failure
 
 # --- boot: pass (series against base, JSON too), panic, skipped target,
-# usage, SIGINT and SIGTERM while a guest hangs (130), SIGKILL (the
+# usage, SIGINT and SIGTERM while a guest hangs (130, 143), SIGKILL (the
 # placeholder stays), and both documents on stdout.
 boot=(boot "${tree[@]}" "${configs[@]}" --case demo)
 expect_exit 0 "$KSERIES" "${boot[@]}" --target toy --series "$TMP/series/demo/good" --compare-base \
@@ -132,7 +132,7 @@ expect_early_end "$j/boot-usage.xml" "usage error"
 FAKE_QEMU_MODE=hang signal_during INT 130 "boot 1/1" "$KSERIES" "${boot[@]}" --target toy \
   --junit "$j/boot-int.xml"
 expect_early_end "$j/boot-int.xml" "interrupted"
-FAKE_QEMU_MODE=hang signal_during TERM 130 "boot 1/1" "$KSERIES" "${boot[@]}" --target toy \
+FAKE_QEMU_MODE=hang signal_during TERM 143 "boot 1/1" "$KSERIES" "${boot[@]}" --target toy \
   --junit "$j/boot-term.xml"
 expect_early_end "$j/boot-term.xml" "interrupted"
 FAKE_QEMU_MODE=hang signal_during KILL 137 "boot 1/1" "$KSERIES" "${boot[@]}" --target toy \
