@@ -68,6 +68,10 @@ expect_grep "^    changed   2/3   -> 3/3   demo: set the speed$" "$TMP/out"
 expect_grep "^    dropped   3/3   -> -     demo: add b.c$" "$TMP/out"
 expect_grep "^  ! pass -> fail    toy demo$" "$TMP/out"
 expect_grep "^    pass -> pass    apply$" "$TMP/out"
+# Timing revision against revision: v2's slow speed patch against v1's own
+# samples (not against the base).
+expect_grep "^  timing, the newer revision against the older" "$TMP/out"
+expect_grep "^    toy demo fsdax-dev memmap_init_[a-z]*: +[0-9.]*% \[.*\] slower" "$TMP/out"
 grep -q "^revisions .*derived" "$TMP/out" && fail "a derived directory was compared as a revision"
 python3 - "$TMP/gate.json" <<'PY' || fail "gate.json has no revisions section"
 import json, sys
@@ -77,6 +81,8 @@ changes = [p["change"] for p in r[0]["patches"]]
 assert changes == ["new", "unchanged", "changed", "dropped"], changes
 cell = [c for c in r[0]["cells"] if c["cell"] == "toy demo"][0]
 assert (cell["from"], cell["to"], cell["changed"]) == ("pass", "fail", True), cell
+timing = [t for t in r[0]["timing"] if t["cell"] == "toy demo"]
+assert timing and all(t["verdict"] == "slower" and t["ratio"] > 1 for t in timing), r[0]["timing"]
 PY
 # The derived revision applied (v1's 1/3, its own 2/3, v1's 3/3) and booted slow.
 expect_grep "^series derived$" "$TMP/out"

@@ -12,6 +12,7 @@
 #include "git/apply.h"
 #include "kernel/target.h"
 #include "oracle/sha256.h"
+#include "report/run_record.h"
 #include "run/checkpatch.h"
 #include "run/expectations.h"
 #include "run/session_runner.h"
@@ -458,6 +459,11 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   // Which patches and cells moved between consecutive revisions (v6 -> v10).
   result.revisions = compare_revisions(revisions, result.cells);
   if (!result.revisions.empty()) {
+    // Timing revision against revision, from the samples the cells kept.
+    const auto record = report::load_run(request.run_dir);
+    for (auto& comparison : result.revisions) {
+      comparison.timings = report::revision_timings(record, comparison.from, comparison.to);
+    }
     store.set_section("revisions", comparisons_json(result.revisions));
   }
   double accounted = 0;

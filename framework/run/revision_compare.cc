@@ -244,6 +244,7 @@ std::string render_comparison(const RevisionComparison& comparison) {
     transition.resize(16, ' ');
     out << "  " << (c.changed() ? "! " : "  ") << transition << c.cell << "\n";
   }
+  out << report::render_revision_timings(comparison.timings);
   return out.str();
 }
 
@@ -269,13 +270,29 @@ nlohmann::json comparisons_json(const std::vector<RevisionComparison>& compariso
            {"to", c.to ? nlohmann::json(cell_status_name(*c.to)) : nlohmann::json()},
            {"changed", c.changed()}});
     }
+    nlohmann::json timings = nlohmann::json::array();
+    for (const auto& t : comparison.timings) {
+      const auto& c = t.comparison;
+      timings.push_back({{"cell", t.cell},
+                         {"setup", t.setup},
+                         {"metric", t.metric},
+                         {"unit", t.unit},
+                         {"from_mean", c.base.mean},
+                         {"to_mean", c.candidate.mean},
+                         {"ratio", c.ratio},
+                         {"ci95", {c.ratio_interval.low, c.ratio_interval.high}},
+                         {"p", c.rank_test.p},
+                         {"verdict", stats::verdict_name(c.verdict)},
+                         {"reason", c.reason}});
+    }
     out.push_back({{"family", comparison.family},
                    {"from", comparison.from},
                    {"to", comparison.to},
                    {"from_patches", comparison.from_patches},
                    {"to_patches", comparison.to_patches},
                    {"patches", std::move(patches)},
-                   {"cells", std::move(cells)}});
+                   {"cells", std::move(cells)},
+                   {"timing", std::move(timings)}});
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "report/revision_timing.h"
 #include "run/gate_cells.h"
 #include "series/series.h"
 
@@ -64,6 +65,9 @@ struct RevisionComparison {
   // with a later patch of the older revision, else at the end.
   std::vector<PatchPairing> patches;
   std::vector<CellTransition> cells;  // in the newer revision's cell order
+  // The newer revision's timing against the older one's, where both ran a
+  // timing cell (filled by the gate from the cells' samples).
+  std::vector<report::RevisionTiming> timings;
   std::size_t count(PatchChange change) const;
 };
 

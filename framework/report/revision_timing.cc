@@ -1,0 +1,99 @@
+#include "report/revision_timing.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace kseries::report {
+
+namespace {
+
+using json = nlohmann::json;
+
+const RunCell* find_cell(const RunRecord& run, const std::string& series, const std::string& cell) {
+  for (const auto& c : run.cells) {
+    if (c.series == series && c.cell == cell) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<double> rebinds(const json& samples) {
+  std::vector<double> out;
+  for (const auto& value : samples.value("rebinds", json::array())) {
+    if (value.is_number()) {
+      out.push_back(value.get<double>());
+    }
+  }
+  return out;
+}
+
+std::string percent(double fraction) {
+  if (!std::isfinite(fraction)) {
+    return "n/a";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f%%", fraction * 100);
+  return text;
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, std::fabs(value) >= 1000 ? "%.0f" : "%.4g", value);
+  return text;
+}
+
+}  // namespace
+
+std::vector<RevisionTiming> revision_timings(const RunRecord& run, const std::string& from,
+                                             const std::string& to) {
+  std::vector<RevisionTiming> out;
+  for (const auto& newer : run.cells) {
+    if (newer.series != to || !newer.session.is_object() ||
+        !newer.session.contains("comparison")) {
+      continue;
+    }
+    const RunCell* older = find_cell(run, from, newer.cell);
+    if (!older || !older->session.is_object()) {
+      continue;
+    }
+    for (const auto& c : newer.session["comparison"]) {
+      const std::string setup = c.value("setup", "");
+      const std::string metric = c.value("metric", "");
+      const json* to_samples = newer.samples(newer.subject_kernel(), setup, metric);
+      const json* from_samples = older->samples(older->subject_kernel(), setup, metric);
+      if (!to_samples || !from_samples) {
+        continue;
+      }
+      const auto a = rebinds(*from_samples);
+      const auto b = rebinds(*to_samples);
+      if (a.empty() || b.empty()) {
+        continue;
+      }
+      out.push_back({newer.cell, setup, metric, to_samples->value("unit", ""),
+                     stats::compare(a, b)});
+    }
+  }
+  return out;
+}
+
+std::string render_revision_timings(const std::vector<RevisionTiming>& timings) {
+  if (timings.empty()) {
+    return "";
+  }
+  std::ostringstream out;
+  out << "  timing, the newer revision against the older (per rebind, samples of each "
+         "revision's own boot):\n";
+  for (const auto& t : timings) {
+    const auto& c = t.comparison;
+    out << "    " << t.cell << " " << t.setup << " " << t.metric << ": "
+        << percent(c.relative_change) << " [" << percent(c.ratio_interval.low - 1) << ", "
+        << percent(c.ratio_interval.high - 1) << "] " << stats::verdict_name(c.verdict) << " ("
+        << c.base.n << " and " << c.candidate.n << " rebinds, means " << number(c.base.mean)
+        << " and " << number(c.candidate.mean) << (t.unit.empty() ? "" : " " + t.unit) << ")\n";
+  }
+  return out.str();
+}
+
+}  // namespace kseries::report
