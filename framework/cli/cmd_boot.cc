@@ -172,6 +172,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "keep-bulk",
       "keep each boot's bulk disk (<boot>.bulk.img, 256 MiB sparse) in the run "
       "directory after its dumps are read (debugging)")(
+      "reuse-base-boots",
+      "under icount, reuse a base boot identical to an earlier one (same kernel image, "
+      "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
       "junit", po::value<std::string>(), "also write the JUnit XML report here ('-': stdout)")(
       "json", po::value<std::string>(), "also write the JSON results here ('-': stdout)");
   add_run_report_options(options);
@@ -215,6 +218,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
   request.run_dir = context.workdir().new_run("boot");
   request.keep_bulk = vm.count("keep-bulk") > 0;
+  request.reuse_baseline_boots = vm.count("reuse-base-boots") > 0;
   // A case skipped on this target builds nothing: the kernels are only
   // applied (cheap) when something will boot.
   const auto plan = run::plan_case(request.target, request.test_case, request.case_options);

@@ -88,6 +88,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "an earlier gate's run directory: its finished cells are reused")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
       "clock", po::value<std::string>()->default_value("auto"), "auto, icount or wall")(
+      "reuse-base-boots",
+      "under icount, reuse a base boot identical to an earlier one (same kernel image, "
+      "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
@@ -119,6 +122,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                   : accel == "tcg" ? qemu::Accel::k_tcg
                                    : qemu::Accel::k_auto;
   request.clock = vm["clock"].as<std::string>();
+  request.reuse_base_boots = vm.count("reuse-base-boots") > 0;
   if (vm.count("resume")) {
     request.resume = fs::path(vm["resume"].as<std::string>()) / "gate.json";
     if (!fs::is_regular_file(*request.resume)) {

@@ -75,7 +75,17 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   boot.cmdline = spec.guest_cmdline;
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
                   kernel.name + " " + spec.label);
-  record.run = vm.boot(boot);
+  const bool cacheable =
+      spec.boot_cache && is_baseline(kernel.role) && spec.vm.clock == qemu::Clock::k_icount;
+  const std::string key = cacheable ? spec.boot_cache->key(boot, vm.accel()) : "";
+  auto reused =
+      cacheable ? spec.boot_cache->restore(key, boot, vm.accel(), vm.accel_note()) : std::nullopt;
+  if (reused) {
+    status.progress("boot " + std::to_string(round) + " " + kernel.name +
+                    ": the same boot (kernel, initramfs, QEMU arguments) under icount is kept in " +
+                    (spec.boot_cache->dir() / key.substr(0, 12)).string() + "…: reused");
+  }
+  record.run = reused ? *reused : vm.boot(boot);
   record.seconds = static_cast<double>(record.run.process.elapsed.count()) / 1000.0;
   record.events = guest::parse_protocol(file_text(record.run.protocol));
   classify(record, spec);
@@ -98,6 +108,10 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
     for (auto& problem : missing_evidence(*spec.oracle, record)) {
       record.problems.push_back(std::move(problem));
     }
+  }
+  if (cacheable && !reused && record.powered_off && record.findings.empty() &&
+      record.problems.empty()) {
+    spec.boot_cache->store(key, record.run);
   }
   if (!spec.keep_bulk) {
     std::error_code ec;

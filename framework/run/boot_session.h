@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "qemu/vm.h"
+#include "run/boot_cache.h"
 #include "run/oracle.h"
 #include "run/session.h"
 
@@ -26,6 +27,9 @@ struct SessionSpec {
   // The bulk disk (256 MiB, sparse) is removed once its blobs are read: a
   // run directory is uploaded as a CI artifact, where sparse files expand.
   bool keep_bulk = false;
+  // Baseline boots under icount reused from (and kept in) this cache;
+  // nullptr: every boot runs.
+  const BootCache* boot_cache = nullptr;
 };
 
 struct SessionResult {

@@ -36,6 +36,7 @@ struct GateRequest {
   qemu::Accel accel = qemu::Accel::k_auto;
   std::string clock = "auto";
   std::optional<std::filesystem::path> resume;  // an earlier run's gate.json
+  bool reuse_base_boots = false;                // run/boot_cache.h
 };
 
 struct GateServices {

@@ -100,6 +100,10 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.adaptive =
       !request.boots_given && spec.vm.clock == qemu::Clock::k_icount && kernels.size() == 2;
   spec.keep_bulk = request.keep_bulk;
+  const BootCache cache(services.workdir_root / "boot-cache");
+  if (request.reuse_baseline_boots) {
+    spec.boot_cache = &cache;
+  }
   spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
 
   // Boot, judge, render.

@@ -1,0 +1,68 @@
+# --reuse-base-boots: under icount a base boot identical to an earlier one
+# (same kernel image, initramfs, QEMU arguments) is reused, not booted again:
+# a gate of two revisions boots the base once, a second gate none, and the
+# verdicts and figures stay those of booted runs. Nothing is reused without
+# the option, under the wall clock, or for another base kernel.
+source "$(dirname "$0")/lib.bash"
+export PATH="$SRC/tests/fake-bin:$PATH"
+[ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
+repo=$TMP/kernel
+mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
+  "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
+git -C "$repo" init -q -b main
+printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
+printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
+chmod +x "$repo/scripts/kconfig/merge_config.sh"
+echo "int a;" >"$repo/a.c"
+git -C "$repo" add -A && git -C "$repo" commit -q -m base
+kbase=$(git -C "$repo" rev-parse HEAD)
+for name in b c; do
+  git -C "$repo" checkout -q -B "$name" "$kbase"
+  echo "int $name;" >"$repo/$name.c" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: add $name"
+  git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$kbase" "$kbase..HEAD"
+  (cd "$TMP/series/demo/$name" && ls *.patch >series)
+done
+git -C "$repo" checkout -q main
+echo slow >"$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "another base"
+other=$(git -C "$repo" rev-parse HEAD)
+echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
+printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
+printf 'cell: toy demo setups=fsdax-dev\n' >"$TMP/configs/matrices/toy.matrix"
+printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
+printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
+chmod +x "$TMP/cases/demo/guest.sh"
+printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+export KSERIES_KVM_DEVICE=$TMP/no-kvm
+gate=(gate --workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
+      --matrix toy --series "$TMP/series/demo/b" --series "$TMP/series/demo/c")
+reused() { grep -c "^kseries \[.*\] boot 1 base: the same boot .* reused$" "$TMP/err" || true; }
+booted() {  # every base boot reports its measurements, a reused one too
+  echo $(($(grep -c "^kseries \[.*\] boot 1 base: [0-9]* measurements" "$TMP/err" || true) - $(reused)))
+}
+verdicts() { grep "^  \(pass\|fail\|error\)  \|verdict:" "$TMP/out" | sed 's/ ([0-9]* s)$//'; }
+
+# Without the option: the base boots once per revision.
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase"
+[ "$(booted)" = 2 ] && [ "$(reused)" = 0 ] || fail "without the option: $(booted) booted, $(reused) reused"
+[ ! -e "$TMP/wd/boot-cache" ] || fail "a boot cache without the option"
+verdicts >"$TMP/booted.txt"
+
+# With it: booted once, kept, reused for the second revision.
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-base-boots
+[ "$(booted)" = 1 ] && [ "$(reused)" = 1 ] || fail "first gate: $(booted) booted, $(reused) reused"
+# A second gate: nothing of the base boots again; same verdicts as booted.
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-base-boots
+[ "$(booted)" = 0 ] && [ "$(reused)" = 2 ] || fail "second gate: $(booted) booted, $(reused) reused"
+expect_grep "^gate: PASS" "$TMP/out"
+verdicts | diff "$TMP/booted.txt" - || fail "the reused base gives other cell verdicts"
+run=$(sed -n 's/^run directory //p' "$TMP/out")
+[ -s "$run/cells/b-toy-demo/base-1.console.log" ] || fail "the reused boot's console is not in the run directory"
+grep -q '"memmap_init' "$run/cells/b-toy-demo/results.json" || fail "no base figures in the reused cell"
+
+# Another base kernel (the stand-in image differs) is never served from the
+# cache; nor is a wall-clock boot.
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$other" --reuse-base-boots
+[ "$(booted)" = 1 ] || fail "another base: $(booted) booted, $(reused) reused"
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-base-boots --clock wall
+[ "$(booted)" = 2 ] && [ "$(reused)" = 0 ] || fail "wall clock: $(booted) booted, $(reused) reused"
+echo "PASS"
