@@ -50,8 +50,7 @@ std::vector<RevisionTiming> revision_timings(const RunRecord& run, const std::st
                                              const std::string& to) {
   std::vector<RevisionTiming> out;
   for (const auto& newer : run.cells) {
-    if (newer.series != to || !newer.session.is_object() ||
-        !newer.session.contains("comparison")) {
+    if (newer.series != to || !newer.session.is_object() || !newer.session.contains("comparison")) {
       continue;
     }
     const RunCell* older = find_cell(run, from, newer.cell);
@@ -66,13 +65,18 @@ std::vector<RevisionTiming> revision_timings(const RunRecord& run, const std::st
       if (!to_samples || !from_samples) {
         continue;
       }
+      // Times only: a count (page_ref_set events) is evidence, not a speed.
+      const std::string unit = to_samples->value("unit", "");
+      if (unit != "ns" && unit != "us" && unit != "ms" && unit != "vns" && unit != "vms") {
+        continue;
+      }
       const auto a = rebinds(*from_samples);
       const auto b = rebinds(*to_samples);
       if (a.empty() || b.empty()) {
         continue;
       }
-      out.push_back({newer.cell, setup, metric, to_samples->value("unit", ""),
-                     stats::compare(a, b)});
+      out.push_back(
+          {newer.cell, setup, metric, to_samples->value("unit", ""), stats::compare(a, b)});
     }
   }
   return out;

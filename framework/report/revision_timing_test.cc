@@ -26,10 +26,12 @@ RunCell timing_cell(const std::string& series, double mean, double base_mean) {
       {"kernels",
        {{series,
          {{"role", "candidate"},
-          {"setups", {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", samples}, {"unit", "vns"}}}}}}}}},
+          {"setups",
+           {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", samples}, {"unit", "vns"}}}}}}}}},
         {"base",
          {{"role", "base"},
-          {"setups", {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", base}, {"unit", "vns"}}}}}}}}}}},
+          {"setups",
+           {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", base}, {"unit", "vns"}}}}}}}}}}},
       {"comparison", json::array({{{"setup", "fsdax-mem"}, {"metric", "memmap_init_vns"}}})}};
   return cell;
 }
@@ -64,6 +66,17 @@ TEST(RevisionTimingTest, ACellOrSetupOnlyOneRevisionRanIsLeftOut) {
   run.cells.back().session["comparison"][0]["setup"] = "devdax-mem";
   EXPECT_TRUE(revision_timings(run, "s/v6", "s/v10").empty());
   EXPECT_EQ(render_revision_timings({}), "");
+}
+
+TEST(RevisionTimingTest, CountsAreNotTimings) {
+  RunRecord run;
+  run.cells.push_back(timing_cell("s/v6", 1000, 2000));
+  run.cells.push_back(timing_cell("s/v10", 800, 2000));
+  for (auto& cell : run.cells) {
+    cell.session["kernels"][cell.series]["setups"]["fsdax-mem"]["memmap_init_vns"]["unit"] =
+        "count";
+  }
+  EXPECT_TRUE(revision_timings(run, "s/v6", "s/v10").empty());
 }
 
 TEST(RevisionTimingTest, EqualRevisionsAreTheSame) {
