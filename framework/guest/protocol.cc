@@ -1,5 +1,6 @@
 #include "guest/protocol.h"
 
+#include <cmath>
 #include <cstdlib>
 
 #include "core/text.h"
@@ -118,9 +119,15 @@ std::vector<Measurement> measurements(const std::vector<Event>& events) {
     if (!value) {
       continue;
     }
+    // A rebind index outside int (or not a whole number) is not a
+    // measurement the guest could have made: malformed, left out.
+    const double iter = event.number("iter").value_or(0);
+    if (!(iter >= 0 && iter <= 1e6) || iter != std::floor(iter)) {
+      continue;
+    }
     Measurement m;
     m.setup = event.get("setup");
-    m.iter = static_cast<int>(event.number("iter").value_or(0));
+    m.iter = static_cast<int>(iter);
     m.metric = event.get("metric");
     m.value = *value;
     m.unit = event.get("unit");

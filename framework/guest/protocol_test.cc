@@ -58,5 +58,19 @@ TEST(ProtocolTest, LongLinesFromTheGuestDoNotCrash) {
   EXPECT_EQ(events[0].get("v"), "2");
 }
 
+// Found by fuzz/protocol (UBSan: 1.88889e+86 is outside the range of int):
+// the rebind index became an int unchecked.
+TEST(ProtocolTest, ARebindIndexOutOfRangeIsNotAMeasurement) {
+  const auto events = parse_protocol(
+      "KSERIES measure setup=a metric=m value=1 iter=1e86\n"
+      "KSERIES measure setup=a metric=m value=2 iter=-3\n"
+      "KSERIES measure setup=a metric=m value=3 iter=2.5\n"
+      "KSERIES measure setup=a metric=m value=4 iter=7\n");
+  const auto measured = measurements(events);
+  ASSERT_EQ(measured.size(), 1u);
+  EXPECT_EQ(measured[0].iter, 7);
+  EXPECT_EQ(measured[0].value, 4);
+}
+
 }  // namespace
 }  // namespace kseries::guest

@@ -99,7 +99,8 @@ Tone tone_of(const std::string& verdict) {
 stats::Summary summary_of(const json& samples) {
   const json s = samples.value("summary", json::object());
   stats::Summary summary;
-  summary.n = static_cast<std::size_t>(number_or(s, "n", 0));
+  const double n = number_or(s, "n", 0);
+  summary.n = n >= 0 && n < 1e9 ? static_cast<std::size_t>(n) : 0;  // results.json may be edited
   summary.mean = number_or(s, "mean", NAN);
   summary.median = number_or(s, "median", NAN);
   summary.stddev = number_or(s, "stddev", 0);
