@@ -41,6 +41,11 @@ make_series breaks "4:b.c:BROKEN"
 make_series fixed "3:b.c:BROKEN" "4:b.c:int b;"
 make_series guest "6:speed:guestfail"
 make_series slow "1:speed:fast" "5:speed:slow"
+# A refactor that costs 20 % (patch 2), then a real regression (patch 5,
+# 25 % over the refactor); the good revision shares patches 1-4 and makes
+# patch 5 fast.
+make_series refactor "2:speed:refactor" "5:speed:slow"
+make_series goodrev "2:speed:refactor" "5:speed:fast"
 make_series good
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
@@ -101,14 +106,21 @@ expect_grep "^culprit: 6/8 demo: patch 6 of guest" "$TMP/out"
 expect_grep "fail: boot prefix-.*: panic: Kernel panic" "$TMP/out"
 
 # A timing regression from patch 5 (prefixes 1-4 are faster than the base):
-# the base and each prefix boot side by side under the instruction clock.
+# each prefix boots beside the last good one (the base at first) under the
+# instruction clock: 8 and 4 against the base, then 6 and 5 against 4.
 expect_exit 0 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo \
   --series "$TMP/series/demo/slow" --metric memmap_init_ns --threshold 10 --json "$TMP/t.json" \
   --setups fsdax-dev,devdax-mem
 expect_grep "^culprit: 5/8 demo: patch 5 of slow (Author 5 <toy@example.com>)$" "$TMP/out"
-expect_grep "check timing (memmap_init_ns slower than the base by at least 10.0 %)" "$TMP/out"
+expect_grep "check timing (memmap_init_ns slower than the last good prefix by at least 10.0 %)" "$TMP/out"
+expect_grep "^step 1 tip prefix 8/8 against the base bad" "$TMP/out"
 expect_grep "run 1 fail: memmap_init_ns: devdax-mem slower +50.0%" "$TMP/out"
+expect_grep "^step 2 search prefix 4/8 against the base good" "$TMP/out"
 expect_grep "run 1 pass: memmap_init_ns: devdax-mem faster -40.0%" "$TMP/out"
+expect_grep "^step 3 search prefix 6/8 against 4/8 bad" "$TMP/out"
+expect_grep "run 1 fail: memmap_init_ns: devdax-mem slower +150.0%" "$TMP/out"
+expect_grep "^step 5 confirm prefix 5/8 against 4/8 bad" "$TMP/out"
+expect_grep "^step 6 confirm prefix 4/8 against the base good" "$TMP/out"
 [ "$(cost boots)" = 12 ] || fail "the timing bisection booted $(cost boots) times, not 12"
 # The base and 8, 4, 6, 5: 5 makes, where a linear scan makes 9.
 [ "$(cost builds)" = 5 ] || fail "the timing bisection made $(cost builds) kernels, not 5"
@@ -119,6 +131,33 @@ expect_exit 1 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo 
   --series "$TMP/series/demo/slow" --metric memmap_init_vns --threshold 60 --setups devdax-mem
 expect_grep "slower +50.0% (below the threshold +60.0%)" "$TMP/out"
 expect_grep "^no culprit: the tip passes: nothing to bisect" "$TMP/out"
+
+# A refactor (+20 %) before the real regression (patch 5): against the last
+# good prefix, 2 is a real step and is named (3 and 4, slower than the base
+# but not than their predecessor, are not); against the good revision, the
+# patches both share are good without a boot and 5 is named.
+expect_exit 0 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo \
+  --series "$TMP/series/demo/refactor" --metric memmap_init_ns --threshold 10 --setups devdax-mem
+expect_grep "^culprit: 2/8 demo: patch 2 of refactor" "$TMP/out"
+expect_grep "^step 6 confirm prefix 2/8 against 1/8 bad" "$TMP/out"
+expect_exit 0 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd3" --case demo \
+  --series "$TMP/series/demo/refactor" --metric memmap_init_ns --threshold 10 --setups devdax-mem \
+  --against "$TMP/series/demo/goodrev" --json "$TMP/a.json"
+expect_grep "^culprit: 5/8 demo: patch 5 of refactor (Author 5 <toy@example.com>)$" "$TMP/out"
+expect_grep "check timing (memmap_init_ns slower than the same prefix of demo/goodrev by at least 10.0 %)" "$TMP/out"
+expect_grep "^step 1 tip prefix 8/8 against demo/goodrev 8/8 bad" "$TMP/out"
+expect_grep "run 1 fail: memmap_init_ns: devdax-mem slower +150.0%" "$TMP/out"
+expect_grep "^step 2 search prefix 4/8 against demo/goodrev 4/8 good" "$TMP/out"
+expect_grep "run 1 pass: the same tree as the reference: good without a boot (0 built, 0 cached, 0 boot(s)" "$TMP/out"
+# 8, 6, 5 of each revision built (4 is shared: nothing built), 8 boots, no base.
+[ "$(cost builds)" = 6 ] || fail "the --against bisection made $(cost builds) kernels, not 6"
+[ "$(cost boots)" = 8 ] || fail "the --against bisection booted $(cost boots) times, not 8"
+expect_grep '"timing_reference": "against"' "$TMP/a.json"
+expect_exit 0 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo \
+  --series "$TMP/series/demo/refactor" --metric memmap_init_ns --threshold 10 --setups devdax-mem \
+  --against base
+expect_grep "^culprit: 2/8 demo: patch 2 of refactor" "$TMP/out"
+expect_grep "slower than the base by at least 10.0 %" "$TMP/out"
 
 # Nothing to bisect: the tip passes (exit 1, no culprit line).
 expect_exit 1 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo \
@@ -138,6 +177,12 @@ expect_grep "the timing check needs --metric NAME" "$TMP/err"
 expect_exit 2 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo \
   --series "$TMP/series/demo/slow" --metric bind_ns
 expect_grep "the metric bind_ns was not measured: the case measured memmap_init_vms, memmap_init_vns" "$TMP/err"
+expect_exit 2 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --check build \
+  --series "$TMP/series/demo/slow" --against base
+expect_grep "against is for the timing check" "$TMP/err"
+expect_exit 2 "$KSERIES" bisect "${common[@]}" --workdir "$TMP/wd2" --case demo \
+  --series "$TMP/series/demo/slow" --metric memmap_init_ns --against "$TMP/nowhere"
+expect_grep "against: no series at" "$TMP/err"
 expect_exit 0 "$KSERIES" bisect --help
 expect_grep "Exit status (as git bisect run): 0 a culprit was named" "$TMP/out"
 echo "PASS"

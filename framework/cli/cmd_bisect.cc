@@ -1,8 +1,8 @@
 // kseries bisect: a thin driver over run/bisect_runner.h (the algorithm is
 // run/bisect.h). Finds the first patch of a series at which a check fails
 // (apply, build, boot, the case with its oracle, or a timing regression
-// against the base) by testing series prefixes, each step decided from
-// repeated runs; names the culprit on one greppable line.
+// against the last good prefix or a good revision) by testing series prefixes, each step decided
+// from repeated runs; names the culprit on one greppable line.
 #include <iostream>
 #include <thread>
 
@@ -23,16 +23,29 @@ namespace {
 
 constexpr const char* k_synopsis =
     "--series DIR|MBOX --target T --case C [--check apply|build|boot|case|timing]\n"
-    "       [--setups a,b] [--metric NAME [--threshold PCT]] [--runs N] [--junit F] [--json F]\n"
+    "       [--setups a,b] [--metric NAME [--threshold PCT] [--against DIR|MBOX|base]] [--runs N]\n"
+    "       [--junit F] [--json F]\n"
     "\n"
     "Finds the first patch at which the check fails by testing series prefixes (prefix k:\n"
     "the base with the first k patches), halving the range as git bisect does. The tip is\n"
     "checked first; a step is decided from repeated runs (boot, case: bad at max(2, runs/6)\n"
-    "failures); timing compares each prefix with the base and boots again while the verdict\n"
-    "is unknown. The culprit's prefix and the one before it are decided once more, and the\n"
+    "failures). The culprit's prefix and the one before it are decided once more, and the\n"
     "culprit is named only when the confidence reaches --confidence. With --check build a\n"
     "tip that builds does not end the search: a break a later patch fixes is looked for\n"
     "prefix by prefix.\n"
+    "\n"
+    "Timing (--metric) asks whether a prefix regressed against the last known-good state,\n"
+    "booting the two side by side and booting again while the verdict is unknown:\n"
+    "  default          against the last prefix judged good (the base at first): the culprit\n"
+    "                   is a patch that alone makes the metric slower by --threshold than\n"
+    "                   the prefix before it; a slowdown made of smaller steps is inconclusive.\n"
+    "  --against DIR    against the same prefix of a good revision of the series (e.g. v6\n"
+    "                   when bisecting v7; a prefix past its end against its tip): the first\n"
+    "                   patch at which this revision is slower than the good one. Prefixes\n"
+    "                   identical to the good revision's (shared patches) are good unbooted.\n"
+    "                   Use it when the series pays for a refactor early and wins it back\n"
+    "                   later: against the prefix before, the refactor is a real step.\n"
+    "  --against base   against the unpatched base: the first prefix slower than the base.\n"
     "\n"
     "Prints `culprit: K/N <subject> (<author>)` on stdout, the evidence per step, and writes\n"
     "bisect.txt, bisect.json and junit.xml in the run directory.\n"
@@ -99,7 +112,7 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
       "(default: timing with --metric, else case)")("setups", po::value<std::string>(),
                                                     "comma-separated setups of the case")(
       "metric", po::value<std::string>(),
-      "timing: the metric that must not get slower than the base (e.g. memmap_init_vns; "
+      "timing: the metric that must not get slower (e.g. memmap_init_vns; "
       "memmap_init_ns names the same under either clock)")(
       "threshold", po::value<double>()->default_value(0),
       "timing: a slowdown (a 'slower' verdict) counts only from this many percent")(
@@ -120,7 +133,10 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
       "make -j")("junit", po::value<std::string>(), "also write the JUnit XML report here")(
-      "json", po::value<std::string>(), "also write the JSON evidence here");
+      "json", po::value<std::string>(), "also write the JSON evidence here")(
+      "against", po::value<std::string>(),
+      "timing: compare prefix k with prefix k of this good revision (directory or mbox), or "
+      "with the base ('base'); default: with the last prefix judged good");
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("bisect", k_synopsis, args, options, vm, context)) {
@@ -162,6 +178,20 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
   if (timing) {
     request.metric = vm["metric"].as<std::string>();
     request.threshold = vm["threshold"].as<double>() / 100;
+    if (vm.count("against")) {
+      const auto against = vm["against"].as<std::string>();
+      if (against == "base") {
+        request.policy.reference = run::TimingReference::k_base;
+      } else {
+        request.against = fs::absolute(against);
+        if (!fs::exists(request.against)) {
+          throw usage_error("--against: no series at " + against);
+        }
+        request.policy.reference = run::TimingReference::k_against;
+      }
+    }
+  } else if (vm.count("against")) {
+    throw usage_error("--against is for the timing check (--metric NAME)");
   }
   if (vm.count("setups")) {
     request.case_options.setups = run::split_list(vm["setups"].as<std::string>());

@@ -33,11 +33,13 @@ struct Tally {
   int agreeing_steps = 0;
 };
 
-// Every pass/fail run at PREFIX, and how many of its decided steps say WANT.
-Tally tally(const std::vector<BisectStep>& steps, std::size_t prefix, StepVerdict want) {
+// Every pass/fail run at PREFIX, and how many of its decided steps say WANT;
+// only the steps against REFERENCE when one is given.
+Tally tally(const std::vector<BisectStep>& steps, std::size_t prefix, StepVerdict want,
+            std::optional<std::size_t> reference = std::nullopt) {
   Tally t;
   for (const auto& step : steps) {
-    if (step.prefix != prefix) {
+    if (step.prefix != prefix || (reference && step.reference != *reference)) {
       continue;
     }
     for (const auto& run : step.runs) {
@@ -71,6 +73,18 @@ Tally tally_all(const std::vector<BisectStep>& steps, StepVerdict verdict) {
   return t;
 }
 
+// The reference of the last decided step at PREFIX (timing).
+std::optional<std::size_t> last_reference(const std::vector<BisectStep>& steps,
+                                          std::size_t prefix) {
+  std::optional<std::size_t> reference;
+  for (const auto& step : steps) {
+    if (step.prefix == prefix && is_decided(step.verdict)) {
+      reference = step.reference;
+    }
+  }
+  return reference;
+}
+
 std::string label(std::size_t prefix, std::size_t patches) {
   return prefix == 0 ? "the base (prefix 0)"
                      : "prefix " + std::to_string(prefix) + "/" + std::to_string(patches);
@@ -102,6 +116,18 @@ std::optional<BisectCheck> parse_bisect_check(std::string_view name) {
     }
   }
   return std::nullopt;
+}
+
+std::string timing_reference_name(TimingReference reference) {
+  switch (reference) {
+    case TimingReference::k_last_good:
+      return "last-good";
+    case TimingReference::k_base:
+      return "base";
+    case TimingReference::k_against:
+      return "against";
+  }
+  return "?";
 }
 
 bool is_deterministic(BisectCheck check) {
@@ -231,8 +257,30 @@ std::optional<std::size_t> Bisection::next() const {
   return m_steps.back().prefix;
 }
 
+bool Bisection::relative_timing() const {
+  return m_policy.check == BisectCheck::k_timing &&
+         m_policy.reference == TimingReference::k_last_good;
+}
+
+void Bisection::open(std::size_t prefix, BisectPhase phase, std::size_t reference) {
+  m_steps.push_back({prefix, phase, {}, StepVerdict::k_more, reference});
+}
+
 void Bisection::open(std::size_t prefix, BisectPhase phase) {
-  m_steps.push_back({prefix, phase, {}, StepVerdict::k_more});
+  std::size_t reference = 0;
+  if (m_policy.check == BisectCheck::k_timing) {
+    switch (m_policy.reference) {
+      case TimingReference::k_last_good:
+        reference = m_lo;
+        break;
+      case TimingReference::k_base:
+        break;
+      case TimingReference::k_against:
+        reference = prefix;
+        break;
+    }
+  }
+  open(prefix, phase, reference);
 }
 
 void Bisection::record(BisectRun run) {
@@ -255,6 +303,7 @@ void Bisection::decided(BisectStep step) {
       switch (step.verdict) {
         case StepVerdict::k_bad:
           m_hi = prefix;
+          m_bad[prefix] = step.reference;
           search();
           return;
         case StepVerdict::k_good:
@@ -276,20 +325,7 @@ void Bisection::decided(BisectStep step) {
       }
     case BisectPhase::k_hunt:
     case BisectPhase::k_search:
-      if (step.verdict == StepVerdict::k_good) {
-        m_lo = std::max(m_lo, prefix);
-      } else if (step.verdict == StepVerdict::k_bad) {
-        m_hi = std::min(m_hi, prefix);
-      } else {
-        m_skipped.insert(prefix);
-        m_skip_reasons.push_back(label(prefix, m_patches) + " " + step_verdict_name(step.verdict) +
-                                 ": " + why);
-      }
-      if (step.phase == BisectPhase::k_hunt && step.verdict != StepVerdict::k_bad) {
-        hunt();
-      } else {
-        search();
-      }
+      search_decided(step);
       return;
     case BisectPhase::k_confirm:
       if (prefix == m_hi) {
@@ -317,6 +353,55 @@ void Bisection::decided(BisectStep step) {
   }
 }
 
+void Bisection::search_decided(const BisectStep& step) {
+  const std::size_t prefix = step.prefix;
+  if (step.verdict == StepVerdict::k_good) {
+    if (prefix > m_lo) {
+      m_lo = prefix;
+      m_lo_reference = step.reference;
+    }
+    m_bad.erase(prefix);
+  } else if (step.verdict == StepVerdict::k_bad) {
+    m_hi = std::min(m_hi, prefix);
+    m_bad[prefix] = step.reference;
+  } else {
+    m_skipped.insert(prefix);
+    m_bad.erase(prefix);
+    m_skip_reasons.push_back(label(prefix, m_patches) + " " + step_verdict_name(step.verdict) +
+                             ": " + step.runs.back().summary);
+  }
+  if (step.phase == BisectPhase::k_hunt && step.verdict != StepVerdict::k_bad) {
+    hunt();
+  } else {
+    search();
+  }
+}
+
+bool Bisection::settle_hi() {
+  // The first bad prefix above the last good one. Its bad verdict may be
+  // against an older good prefix (a step slower than the base need not be
+  // slower than its predecessor): the search below it compares with the
+  // last good prefix, and it is judged again once it is the next one up.
+  for (const auto& bad : m_bad) {
+    if (bad.first > m_lo && !m_skipped.count(bad.first)) {
+      m_hi = bad.first;
+      return true;
+    }
+  }
+  std::string why =
+      m_lo == m_patches
+          ? "no patch is slower than the prefix before it by the threshold: the tip is slower "
+            "than the base, but each prefix stayed within the threshold of the last good one "
+            "(a slowdown built up over several patches)"
+          : "no prefix above " + label(m_lo, m_patches) +
+                " (the last good one) could be decided against it";
+  for (const auto& reason : m_skip_reasons) {
+    why += "; " + reason;
+  }
+  finish(BisectEnd::k_inconclusive, why);
+  return false;
+}
+
 void Bisection::hunt() {
   // Ascending: the first failing prefix is the culprit, and the one before
   // it has just passed.
@@ -331,12 +416,20 @@ void Bisection::hunt() {
 }
 
 void Bisection::search() {
+  if (relative_timing() && !settle_hi()) {
+    return;
+  }
   if (const auto candidate = next_candidate(m_lo, m_hi, m_skipped)) {
     open(*candidate, BisectPhase::k_search);
     return;
   }
   if (m_hi == m_lo + 1) {
-    open(m_hi, BisectPhase::k_confirm);
+    if (relative_timing() && m_bad[m_hi] != m_lo) {
+      // Bad against an older good prefix only: judged against the last one.
+      open(m_hi, BisectPhase::k_search, m_lo);
+    } else {
+      open(m_hi, BisectPhase::k_confirm);
+    }
     return;
   }
   std::string why = "the culprit is one of patches " + std::to_string(m_lo + 1) + ".." +
@@ -349,6 +442,16 @@ void Bisection::search() {
 
 void Bisection::confirm_before() {
   const std::size_t before = m_hi - 1;
+  if (relative_timing()) {
+    // The culprit was judged against before == m_lo; m_lo once more against
+    // what it was good against (the base is good by definition).
+    if (before == 0) {
+      finish(BisectEnd::k_culprit, "", m_hi);
+    } else {
+      open(before, BisectPhase::k_confirm, m_lo_reference);
+    }
+    return;
+  }
   // The base applies by definition, and is its own timing baseline.
   if (before == 0 &&
       (m_policy.check == BisectCheck::k_apply || m_policy.check == BisectCheck::k_timing)) {
@@ -396,8 +499,13 @@ double bisect_confidence(const std::vector<BisectStep>& steps, std::size_t culpr
   if (culprit == 0) {
     return 0;
   }
-  const Tally bad = tally(steps, culprit, StepVerdict::k_bad);
-  const Tally good = tally(steps, culprit - 1, StepVerdict::k_good);
+  // Timing: a prefix is judged against the reference of its last step (a
+  // prefix bad against the base may be good against its predecessor).
+  const bool timing = check == BisectCheck::k_timing;
+  const Tally bad = tally(steps, culprit, StepVerdict::k_bad,
+                          timing ? last_reference(steps, culprit) : std::nullopt);
+  const Tally good = tally(steps, culprit - 1, StepVerdict::k_good,
+                           timing ? last_reference(steps, culprit - 1) : std::nullopt);
   const bool base_by_definition =
       culprit == 1 && (check == BisectCheck::k_apply || check == BisectCheck::k_timing);
   if (check == BisectCheck::k_timing) {
@@ -441,15 +549,19 @@ LinearScan estimate_linear_scan(const Bisection& bisection) {
   const auto n = static_cast<int>(bisection.patches());
   const auto check = bisection.policy().check;
   const bool builds = check != BisectCheck::k_apply;
-  // Timing boots the base beside every prefix: one more kernel to build.
-  const int base = check == BisectCheck::k_timing ? 1 : 0;
+  // Timing boots a reference beside every prefix: the base (one more
+  // kernel; against the prefix before, the base for prefix 1), or every
+  // prefix of the reference revision (at most n more: shared ones are not
+  // built).
+  const bool against = bisection.policy().reference == TimingReference::k_against;
+  const int base = check != BisectCheck::k_timing ? 0 : against ? n : 1;
   const double per_step = decided_steps > 0 ? boots / static_cast<double>(decided_steps) : 0;
   LinearScan scan;
   scan.builds = builds ? n + base : 0;
   scan.boots = static_cast<int>(std::lround(per_step * n));
   if (bisection.finished() && bisection.result().culprit) {
     const auto k = static_cast<int>(*bisection.result().culprit);
-    scan.builds_to_culprit = builds ? k + base : 0;
+    scan.builds_to_culprit = builds ? k + (against ? k : base) : 0;
     scan.boots_to_culprit = static_cast<int>(std::lround(per_step * k));
   }
   return scan;

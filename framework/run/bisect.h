@@ -15,6 +15,7 @@
 // policy's threshold; otherwise the result is inconclusive, with the reason.
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -30,8 +31,32 @@ namespace kseries::run {
 //  k_boot    the kernel boots the case cleanly (no panic/oops/WARN, the case
 //            ran every setup); the case's own verdicts are not looked at;
 //  k_case    the whole case passes: boot, the guest's results, the oracle;
-//  k_timing  the case's metric is not slower than the base's.
+//  k_timing  the case's metric is not slower than a reference's (below).
 enum class BisectCheck { k_apply, k_build, k_boot, k_case, k_timing };
+
+// What a timing step compares its prefix with. A series may pay for a
+// refactor early and win it back later (zone-device-memmap v6: 2/8 costs
+// +16 % instructions on devdax-mem, its template patches win it back), so
+// "slower than the base" is not the question a regression bisect asks:
+//  k_last_good  the last prefix judged good (the base at first): a prefix is
+//               bad when it is a step slower than the last known-good state
+//               (the default). The culprit is a patch that alone slows the
+//               metric by the threshold: prefix K against prefix K-1. A
+//               bad verdict holds only against the good prefix it was
+//               judged against; when the last good prefix moves up, a bad
+//               prefix judged against an older one is judged again before it
+//               is named, so a step slower than the base but not than its
+//               predecessor is never named. A slowdown that builds up in steps each below
+//               the threshold is inconclusive ("gradual"), not pinned on one.
+//  k_base       the base, for every prefix (the first prefix slower than the
+//               unpatched kernel; --against base).
+//  k_against    prefix K of a reference revision known to be good (--against
+//               DIR|MBOX, e.g. the previous revision of the same series), for
+//               the same K: the first patch at which this revision is slower
+//               than the good one. A prefix whose tree equals the reference's
+//               (patches the two revisions share) is good without a boot.
+enum class TimingReference { k_last_good, k_base, k_against };
+std::string timing_reference_name(TimingReference reference);
 
 std::string bisect_check_name(BisectCheck check);
 std::optional<BisectCheck> parse_bisect_check(std::string_view name);
@@ -64,6 +89,7 @@ struct BisectPolicy {
   int runs = 3;             // boot and case: at most this many runs per step
   int timing_runs = 3;      // timing: runs per step while the verdict is unknown
   double threshold = 0.66;  // the confidence a culprit needs to be named
+  TimingReference reference = TimingReference::k_last_good;  // timing only
 };
 
 // Boot and case steps: the failures that make a step bad, syzbot's rule
@@ -92,6 +118,9 @@ struct BisectStep {
   BisectPhase phase = BisectPhase::k_tip;
   std::vector<BisectRun> runs;
   StepVerdict verdict = StepVerdict::k_more;
+  // Timing: the prefix the runs compare with: of this series (k_last_good,
+  // k_base) or of the reference revision (k_against, then == prefix).
+  std::size_t reference = 0;
 };
 
 enum class BisectEnd { k_culprit, k_tip_passes, k_inconclusive };
@@ -123,6 +152,8 @@ class Bisection {
   // The index in steps() of the step next() belongs to: runs of one step
   // may pool their samples, runs of different steps must not.
   std::size_t current_step() const { return m_steps.size() - 1; }
+  // Timing: what next()'s runs compare with (BisectStep::reference).
+  std::size_t reference() const { return m_steps.back().reference; }
   // Records a run of next()'s prefix and moves on when the step is decided.
   void record(BisectRun run);
 
@@ -134,8 +165,12 @@ class Bisection {
   BisectResult result() const;
 
  private:
-  void open(std::size_t prefix, BisectPhase phase);
-  void decided(BisectStep step);  // a copy: deciding may open the next step
+  void open(std::size_t prefix, BisectPhase phase, std::size_t reference);
+  void open(std::size_t prefix, BisectPhase phase);  // the policy's reference
+  void decided(BisectStep step);                     // a copy: deciding may open the next step
+  void search_decided(const BisectStep& step);
+  bool relative_timing() const;
+  bool settle_hi();  // k_last_good: false when it finished
   void search();
   void hunt();
   void confirm_before();
@@ -144,8 +179,10 @@ class Bisection {
   std::size_t m_patches;
   BisectPolicy m_policy;
   std::vector<BisectStep> m_steps;
-  std::size_t m_lo = 0;  // the last good prefix (0, the base, is taken as good)
-  std::size_t m_hi = 0;  // the first bad prefix
+  std::size_t m_lo = 0;                      // the last good prefix (0, the base, is taken as good)
+  std::size_t m_hi = 0;                      // the first bad prefix
+  std::size_t m_lo_reference = 0;            // k_last_good: what m_lo was judged good against
+  std::map<std::size_t, std::size_t> m_bad;  // k_last_good: prefix -> bad against
   std::set<std::size_t> m_skipped;
   std::vector<std::string> m_skip_reasons;
   std::optional<BisectResult> m_result;
@@ -160,8 +197,9 @@ class Bisection {
 //    steps (the chance the bug would have shown); the product of the two;
 //  apply, build: 1 when every run at the two prefixes agrees, else 0;
 //  timing: 0.95 (the intervals' level) for each of the two prefixes, times
-//    the share of its decided runs that agree; the base is good by
-//    definition.
+//    the share of its decided steps that agree, counting only the steps
+//    against the reference of its last step (a prefix bad against the base
+//    may be good against its predecessor); the base is good by definition.
 double bisect_confidence(const std::vector<BisectStep>& steps, std::size_t culprit,
                          BisectCheck check);
 

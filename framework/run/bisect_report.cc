@@ -1,5 +1,6 @@
 #include "run/bisect_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -21,12 +22,30 @@ std::string subject_of(const BisectOutcome& outcome, std::size_t prefix) {
   return prefix == 0 ? "(the base)" : outcome.prefixes[prefix].subject;
 }
 
+bool is_timing(const BisectOutcome& outcome) {
+  return outcome.bisection.policy().check == BisectCheck::k_timing;
+}
+
+// What a timing step compared with: "4/8", "the base", "zone-device-memmap/v6 5/8".
+std::string reference_name(const BisectOutcome& outcome, std::size_t reference) {
+  if (outcome.bisection.policy().reference == TimingReference::k_against) {
+    const std::size_t m =
+        outcome.reference_prefixes.empty() ? reference : outcome.reference_prefixes.size() - 1;
+    return outcome.against + " " + std::to_string(std::min(reference, m)) + "/" + std::to_string(m);
+  }
+  return reference == 0 ? "the base" : prefix_name(outcome, reference);
+}
+
 std::string check_text(const BisectOutcome& outcome, const BisectFacts& facts) {
   const auto check = outcome.bisection.policy().check;
   std::string text = bisect_check_name(check);
   if (check == BisectCheck::k_timing) {
-    text += " (" + facts.metric + " slower than the base by at least " +
-            fixed(facts.threshold * 100, "%.1f") + " %)";
+    const auto reference = outcome.bisection.policy().reference;
+    text += " (" + facts.metric + " slower than " +
+            (reference == TimingReference::k_last_good ? std::string("the last good prefix")
+             : reference == TimingReference::k_base    ? std::string("the base")
+                                                       : "the same prefix of " + outcome.against) +
+            " by at least " + fixed(facts.threshold * 100, "%.1f") + " %)";
   } else if (check == BisectCheck::k_boot || check == BisectCheck::k_case) {
     text += " (" + std::to_string(outcome.bisection.policy().runs) +
             " run(s) a step at most, bad at " +
@@ -78,8 +97,9 @@ std::string render_bisect_text(const BisectOutcome& outcome, const BisectFacts& 
   std::size_t number = 0;
   for (const auto& step : bisection.steps()) {
     out << "step " << ++number << " " << bisect_phase_name(step.phase) << " prefix "
-        << prefix_name(outcome, step.prefix) << " " << step_verdict_name(step.verdict) << ": "
-        << subject_of(outcome, step.prefix) << "\n";
+        << prefix_name(outcome, step.prefix)
+        << (is_timing(outcome) ? " against " + reference_name(outcome, step.reference) : "") << " "
+        << step_verdict_name(step.verdict) << ": " << subject_of(outcome, step.prefix) << "\n";
     int run_number = 0;
     for (const auto& run : step.runs) {
       out << "  run " << ++run_number << " " << run_line(run) << "\n";
@@ -137,6 +157,8 @@ nlohmann::json bisect_json(const BisectOutcome& outcome, const BisectFacts& fact
                          {"failures_needed", failures_needed(policy.runs)},
                          {"confidence_threshold", policy.threshold},
                          {"base", facts.base_label},
+                         {"timing_reference", timing_reference_name(policy.reference)},
+                         {"against", outcome.against},
                          {"run_dir", facts.run_dir},
                          {"steps", nlohmann::json::array()}};
   for (const auto& step : bisection.steps()) {
@@ -149,11 +171,15 @@ nlohmann::json bisect_json(const BisectOutcome& outcome, const BisectFacts& fact
                       {"boots", run.boots},
                       {"seconds", run.seconds}});
     }
-    json["steps"].push_back({{"prefix", step.prefix},
-                             {"subject", subject_of(outcome, step.prefix)},
-                             {"phase", bisect_phase_name(step.phase)},
-                             {"verdict", step_verdict_name(step.verdict)},
-                             {"runs", runs}});
+    json["steps"].push_back(
+        {{"prefix", step.prefix},
+         {"subject", subject_of(outcome, step.prefix)},
+         {"phase", bisect_phase_name(step.phase)},
+         {"verdict", step_verdict_name(step.verdict)},
+         {"reference", step.reference},
+         {"reference_name",
+          is_timing(outcome) ? reference_name(outcome, step.reference) : std::string()},
+         {"runs", runs}});
   }
   if (!bisection.finished()) {
     json["result"] = {{"status", "running"}};
@@ -216,6 +242,9 @@ report::TestSuite bisect_junit(const BisectOutcome& outcome, const BisectFacts& 
                        {"runs", std::to_string(step.runs.size())},
                        {"builds", std::to_string(builds)},
                        {"boots", std::to_string(boots)}};
+    if (is_timing(outcome)) {
+      test.properties.emplace_back("against", reference_name(outcome, step.reference));
+    }
     suite.cases.push_back(std::move(test));
   }
   if (!bisection.finished()) {

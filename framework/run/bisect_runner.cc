@@ -42,10 +42,11 @@ std::string neutral_metric(std::string metric) {
   return metric;
 }
 
-// The series applied once: the commit of every prefix.
-std::pair<std::string, std::vector<Prefix>> apply_prefixes(const BisectRequest& request,
+// SERIES applied once: the commit of every prefix.
+std::pair<std::string, std::vector<Prefix>> apply_prefixes(const fs::path& series_path,
+                                                           const BisectRequest& request,
                                                            git::Store& store) {
-  const auto chain = load_series_chain(request.series);
+  const auto chain = load_series_chain(series_path);
   const Series& top = *chain.back();
   git::ApplyRequest apply;
   apply.base = request.base;
@@ -89,10 +90,16 @@ std::pair<std::string, std::vector<Prefix>> apply_prefixes(const BisectRequest& 
 class PrefixRunner {
  public:
   PrefixRunner(const BisectRequest& request, BisectServices& services, Status& status,
-               const std::vector<Prefix>& prefixes)
-      : m_request(request), m_services(services), m_status(status), m_prefixes(prefixes) {}
+               const BisectOutcome& outcome)
+      : m_request(request),
+        m_services(services),
+        m_status(status),
+        m_prefixes(outcome.prefixes),
+        m_outcome(outcome) {}
 
-  BisectRun run(std::size_t prefix, std::size_t step, int run_number) {
+  // REFERENCE: timing only, the prefix the run compares with (of the
+  // reference revision under --against).
+  BisectRun run(std::size_t prefix, std::size_t step, int run_number, std::size_t reference) {
     const auto start = Clock::now();
     const Prefix& p = m_prefixes[prefix];
     const fs::path dir = m_request.run_dir / "steps" /
@@ -110,7 +117,7 @@ class PrefixRunner {
     } else if (m_request.policy.check == BisectCheck::k_build) {
       run = build(p, dir);
     } else {
-      run = session(p, step, dir);
+      run = session(p, step, dir, reference);
     }
     run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return run;
@@ -151,10 +158,56 @@ class PrefixRunner {
     return run;
   }
 
-  BisectRun session(const Prefix& p, std::size_t step, const fs::path& dir) {
+  // The kernel a timing run boots beside the prefix, and its session name;
+  // nullopt (with WHY) when the reference revision's prefix does not apply.
+  std::optional<KernelUnderTest> reference_kernel(std::size_t reference, std::string& why) const {
+    if (m_request.policy.reference != TimingReference::k_against) {
+      const Prefix& r = m_prefixes[reference];
+      return KernelUnderTest{
+          KernelRole::k_base, reference == 0 ? "base" : name(r), *r.commit, {}, {}, 0, {}};
+    }
+    const auto& against = m_outcome.reference_prefixes;
+    const Prefix& r = against[std::min(reference, against.size() - 1)];
+    if (!r.commit) {
+      why = "the reference " + m_outcome.against + " at " + std::to_string(r.index) + "/" +
+            std::to_string(against.size() - 1) + ": " + r.apply_failure;
+      return std::nullopt;
+    }
+    return KernelUnderTest{
+        KernelRole::k_base,
+        "against-" + std::to_string(r.index) + "-of-" + std::to_string(against.size() - 1),
+        *r.commit,
+        {},
+        {},
+        0,
+        {}};
+  }
+
+  bool same_tree(const git_oid& a, const git_oid& b) const {
+    const auto ta = m_services.store.commit_tree(a);
+    const auto tb = m_services.store.commit_tree(b);
+    return git_oid_equal(git_tree_id(ta.get()), git_tree_id(tb.get())) != 0;
+  }
+
+  BisectRun session(const Prefix& p, std::size_t step, const fs::path& dir, std::size_t reference) {
     const auto& test_case = *m_request.test_case;
     const Oracle* oracle = find_oracle(test_case.oracle);
     const bool timing = m_request.policy.check == BisectCheck::k_timing;
+    std::optional<KernelUnderTest> reference_role;
+    if (timing) {
+      BisectRun run;
+      reference_role = reference_kernel(reference, run.summary);
+      if (!reference_role) {
+        run.outcome = RunOutcome::k_untestable;
+        return run;
+      }
+      if (same_tree(reference_role->commit, *p.commit)) {
+        // Patches the two revisions share: nothing to compare, nothing to boot.
+        run.outcome = RunOutcome::k_pass;
+        run.summary = "the same tree as the reference: good without a boot";
+        return run;
+      }
+    }
     SessionRequest request;
     request.target = m_request.target;
     request.test_case = test_case;
@@ -166,7 +219,9 @@ class PrefixRunner {
     request.pmem_size = m_request.pmem_size;
     request.timeout = m_request.timeout;
     request.run_dir = dir;
-    if (timing || (oracle && oracle->needs_baseline())) {
+    if (timing) {
+      request.kernels.push_back(*reference_role);
+    } else if (oracle && oracle->needs_baseline()) {
       request.kernels.push_back({KernelRole::k_base, "base", *m_prefixes[0].commit, {}, {}, 0, {}});
     }
     request.kernels.push_back({KernelRole::k_candidate, name(p), *p.commit, {}, {}, 0, {}});
@@ -250,6 +305,7 @@ class PrefixRunner {
   BisectServices& m_services;
   Status& m_status;
   const std::vector<Prefix>& m_prefixes;
+  const BisectOutcome& m_outcome;
   // Timing samples pooled over the runs of one step (base, candidate).
   std::map<std::size_t, std::pair<cases::TimingData, cases::TimingData>> m_timing;
 };
@@ -323,7 +379,7 @@ BisectRun judge_timing(const cases::TimingData& base, const cases::TimingData& c
 
 BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services, Status& status) {
   // Apply: every prefix a commit, once; a prefix that does not apply fails.
-  auto [name, prefixes] = apply_prefixes(request, services.store);
+  auto [name, prefixes] = apply_prefixes(request.series, request, services.store);
   const std::size_t n = prefixes.size() - 1;
   if (request.policy.check != BisectCheck::k_apply &&
       request.policy.check != BisectCheck::k_build && !request.test_case) {
@@ -331,9 +387,16 @@ BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services,
   }
 
   // Bisect: run what the algorithm asks for until it has its answer.
-  BisectOutcome outcome{name, std::move(prefixes), Bisection(n, request.policy)};
+  BisectOutcome outcome{name, std::move(prefixes), Bisection(n, request.policy), {}, {}};
+  if (request.policy.check == BisectCheck::k_timing &&
+      request.policy.reference == TimingReference::k_against) {
+    // The good revision, applied onto the same base once as well.
+    auto [against, reference_prefixes] = apply_prefixes(request.against, request, services.store);
+    outcome.against = against;
+    outcome.reference_prefixes = std::move(reference_prefixes);
+  }
   Bisection& bisection = outcome.bisection;
-  PrefixRunner runner(request, services, status, outcome.prefixes);
+  PrefixRunner runner(request, services, status, outcome);
   int run_number = 0;
   std::size_t last_step = static_cast<std::size_t>(-1);
   while (const auto prefix = bisection.next()) {
@@ -345,7 +408,7 @@ BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services,
                     bisect_phase_name(phase) + ") prefix " +
                     prefix_label(outcome.prefixes[*prefix], n) + ", run " +
                     std::to_string(run_number));
-    auto run = runner.run(*prefix, step, run_number);
+    auto run = runner.run(*prefix, step, run_number, bisection.reference());
     char cost[96];
     std::snprintf(cost, sizeof cost, " (%d built, %d cached, %d boot(s), %.0f s)", run.builds,
                   run.cached, run.boots, run.seconds);

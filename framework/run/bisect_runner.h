@@ -39,6 +39,9 @@ struct BisectRequest {
   CaseOptions case_options;
   std::string metric;    // timing: e.g. memmap_init_vns (memmap_init_ns names it too)
   double threshold = 0;  // timing: a slowdown of at least this fraction is bad
+  // Timing, policy.reference == k_against: the good revision (a directory or
+  // an mbox) whose prefix K each prefix K is compared with, on the same base.
+  std::filesystem::path against;
   qemu::Accel accel = qemu::Accel::k_auto;
   std::string clock = "auto";
   std::string pmem = "legacy";
@@ -61,6 +64,10 @@ struct BisectOutcome {
   std::string series;            // its name, "known-bad/perf-regression"
   std::vector<Prefix> prefixes;  // 0..N
   Bisection bisection;           // finished
+  // Timing --against: the reference revision's name and prefixes (0..M; a
+  // prefix K > M is compared with its tip).
+  std::string against;
+  std::vector<Prefix> reference_prefixes;
 };
 
 struct BisectServices {

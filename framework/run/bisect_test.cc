@@ -382,6 +382,133 @@ TEST(BisectTest, UntestableTipIsInconclusive) {
   EXPECT_NE(sim.bisection.result().reason.find("the tip cannot be tested"), std::string::npos);
 }
 
+// Timing with a model: prefix K takes T[K]; a run is slower (fail) when
+// its prefix takes more than THRESHOLD over the reference it is compared
+// with: a prefix of this series, or of the good revision GOOD under
+// k_against (the same K; GOOD's tip past its end). Records which pairs ran.
+struct TimingSimulation {
+  Bisection bisection;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (prefix, reference)
+};
+
+TimingSimulation simulate_timing(const std::vector<double>& t, TimingReference reference,
+                                 double threshold = 0.05, const std::vector<double>& good = {}) {
+  BisectPolicy p = policy(BisectCheck::k_timing);
+  p.reference = reference;
+  TimingSimulation sim{Bisection(t.size() - 1, p), {}};
+  while (const auto prefix = sim.bisection.next()) {
+    if (sim.pairs.size() > 500) {
+      throw std::runtime_error("the bisection does not end");
+    }
+    const std::size_t ref = sim.bisection.reference();
+    sim.pairs.emplace_back(*prefix, ref);
+    const double against =
+        reference == TimingReference::k_against ? good[std::min(ref, good.size() - 1)] : t[ref];
+    BisectRun run;
+    run.outcome = t[*prefix] > against * (1 + threshold) ? F : P;
+    run.boots = 2;
+    sim.bisection.record(run);
+  }
+  return sim;
+}
+
+TEST(BisectTimingTest, ARefactorSlowerThanTheBaseButNotThanItsPredecessorIsNotNamed) {
+  // Patches 2 and 3 each cost 4 % (together 8 % over the base, each below
+  // the 5 % threshold); patch 5 is a real step regression (+30 %).
+  const std::vector<double> t = {100, 100, 104, 108, 108, 140, 140, 140, 140};
+  auto sim = simulate_timing(t, TimingReference::k_last_good);
+  auto result = sim.bisection.result();
+  ASSERT_EQ(result.end, BisectEnd::k_culprit) << result.reason;
+  EXPECT_EQ(result.culprit, 5u);
+  // Confirmed as a step: 5 against 4, and 4 against what it was good against.
+  const auto& steps = sim.bisection.steps();
+  ASSERT_GE(steps.size(), 2u);
+  EXPECT_EQ(steps[steps.size() - 2].prefix, 5u);
+  EXPECT_EQ(steps[steps.size() - 2].reference, 4u);
+  EXPECT_EQ(steps.back().prefix, 4u);
+  EXPECT_EQ(steps.back().verdict, StepVerdict::k_good);
+  // Prefix 4 was bad against the base earlier: it does not count against
+  // its goodness against its predecessor.
+  EXPECT_NEAR(result.confidence, 0.95 * 0.95, 1e-12);
+  // Against the base, the first prefix slower than the base (3) is named:
+  // the wrong question for a series.
+  auto base = simulate_timing(t, TimingReference::k_base);
+  EXPECT_EQ(base.bisection.result().culprit, 3u);
+}
+
+TEST(BisectTimingTest, ARealStepRegressionIsNamedWhereverItIs) {
+  for (std::size_t k = 1; k <= 8; ++k) {
+    std::vector<double> t(9, 100);
+    for (std::size_t i = k; i < t.size(); ++i) {
+      t[i] = 130;
+    }
+    // Faster patches before and after the step do not move it.
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      t[i] -= static_cast<double>(i);
+    }
+    auto sim = simulate_timing(t, TimingReference::k_last_good);
+    const auto result = sim.bisection.result();
+    ASSERT_EQ(result.end, BisectEnd::k_culprit) << "step at " << k << ": " << result.reason;
+    EXPECT_EQ(result.culprit, k);
+    // Every step compared a prefix with a lower one (the last good state).
+    for (const auto& [prefix, reference] : sim.pairs) {
+      EXPECT_LT(reference, prefix);
+    }
+  }
+}
+
+TEST(BisectTimingTest, ALaterPatchLosingAnEarlierSpeedupIsAStepRegression) {
+  // Patch 1 makes it 40 % faster, patch 6 loses most of that: still faster
+  // than the base, but a regression against the last good state.
+  const std::vector<double> t = {100, 60, 60, 60, 60, 60, 90, 90, 90};
+  auto sim = simulate_timing(t, TimingReference::k_last_good);
+  // Not slower than the base: nothing to bisect, as the tip is judged
+  // against the base first.
+  EXPECT_EQ(sim.bisection.result().end, BisectEnd::k_tip_passes);
+  // Against a good revision that keeps the speedup, patch 6 is named.
+  const std::vector<double> good = {100, 60, 60, 60, 60, 60, 60, 60, 60};
+  auto against = simulate_timing(t, TimingReference::k_against, 0.05, good);
+  ASSERT_EQ(against.bisection.result().end, BisectEnd::k_culprit);
+  EXPECT_EQ(against.bisection.result().culprit, 6u);
+}
+
+TEST(BisectTimingTest, AGradualSlowdownIsInconclusiveNotPinnedOnOnePatch) {
+  // Every patch 3 % slower: 27 % over the base, no patch 5 % over its predecessor.
+  std::vector<double> t = {100};
+  for (int i = 1; i <= 8; ++i) {
+    t.push_back(t.back() * 1.03);
+  }
+  auto sim = simulate_timing(t, TimingReference::k_last_good);
+  const auto result = sim.bisection.result();
+  EXPECT_EQ(result.end, BisectEnd::k_inconclusive);
+  EXPECT_FALSE(result.culprit.has_value());
+  EXPECT_NE(result.reason.find("built up over several patches"), std::string::npos)
+      << result.reason;
+}
+
+TEST(BisectTimingTest, AgainstAGoodRevisionNamesWhereTheRevisionsDiverge) {
+  // perf-regression against zone-device-memmap v6 (instruction clock,
+  // devdax-mem): 1-4 are v6's own patches (2/8 a refactor, +16 %); this
+  // revision's 5/8 makes compound tails slower where v6's makes them faster.
+  const std::vector<double> v6 = {100, 100, 116, 116, 115, 60, 60, 60, 58};
+  const std::vector<double> bad = {100, 100, 116, 116, 115, 149, 149, 149, 149};
+  auto sim = simulate_timing(bad, TimingReference::k_against, 0.05, v6);
+  const auto result = sim.bisection.result();
+  ASSERT_EQ(result.end, BisectEnd::k_culprit) << result.reason;
+  EXPECT_EQ(result.culprit, 5u);
+  for (const auto& [prefix, reference] : sim.pairs) {
+    EXPECT_EQ(reference, prefix);  // prefix K of one against prefix K of the other
+  }
+  // Against the base (or the prefix before), 2/8 is a real step of +16 %:
+  // only the good revision says it is paid back.
+  EXPECT_EQ(simulate_timing(bad, TimingReference::k_base).bisection.result().culprit, 2u);
+  EXPECT_EQ(simulate_timing(bad, TimingReference::k_last_good).bisection.result().culprit, 2u);
+  // A reference shorter than the series: past its end, against its tip.
+  auto short_good =
+      simulate_timing(bad, TimingReference::k_against, 0.05, {100, 100, 116, 116, 115});
+  EXPECT_EQ(short_good.bisection.result().culprit, 5u);
+}
+
 TEST(BisectTest, RecordingAfterTheEndIsAnError) {
   auto sim = simulate(2, policy(BisectCheck::k_build), steady(1));
   EXPECT_THROW(sim.bisection.record({}), std::logic_error);
