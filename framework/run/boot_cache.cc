@@ -107,8 +107,9 @@ void BootCache::store(const std::string& key, const qemu::VmRun& run) const {
       return;
     }
   }
-  write_file(staging / "meta.json",
-             nlohmann::json{{"elapsed_ms", run.process.elapsed.count()}, {"argv", run.argv}}.dump(1));
+  write_file(
+      staging / "meta.json",
+      nlohmann::json{{"elapsed_ms", run.process.elapsed.count()}, {"argv", run.argv}}.dump(1));
   fs::rename(staging, entry, ec);  // another run may have kept the same boot first
   if (ec) {
     fs::remove_all(staging, ec);

@@ -12,8 +12,8 @@
 // Entries live in WORKDIR/boot-cache/KEY/ as hard links of the boot's
 // console, protocol and bulk files (no copy of the 256 MiB sparse disk),
 // with meta.json; the key is a sha256 over the QEMU argv (run directory
-// paths blanked; the file prefix, role and round, stays), the kernel image's and initramfs' sha256, and the QEMU
-// binary's path, size and mtime.
+// paths blanked; the file prefix, role and round, stays), the kernel
+// image's and initramfs' sha256, and the QEMU binary's path, size and mtime.
 
 #include <filesystem>
 #include <optional>
