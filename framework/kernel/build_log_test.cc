@@ -49,5 +49,53 @@ TEST(BuildLogTest, RelativeSourcePrefix) {
   EXPECT_EQ(log.warnings[0].file, "include/linux/mm.h");
 }
 
+// The readers replaced std::regex, which recursed per character and died with
+// SIGSEGV on a 1 MB line (shown on the old code: exit 139); a line number
+// past INT_MAX made std::stoi throw.
+TEST(BuildLogTest, AMegabyteLineIsReadNotACrash) {
+  const std::string long_text(1 << 20, 'x');
+  const std::string log = "a.c:1:2: warning: " + long_text + "\n" + "make[1]: *** " + long_text +
+                          "\n" + "ld: " + long_text + ".o: in function f\n" + "  CC      " +
+                          long_text + ".o\n";
+  const auto parsed = parse_build_log(log, {});
+  ASSERT_EQ(parsed.warnings.size(), 1u);
+  EXPECT_EQ(parsed.warnings[0].message.size(), long_text.size());
+  EXPECT_EQ(parsed.make_failures.size(), 1u);
+  EXPECT_EQ(parsed.compiled, std::vector<std::string>{long_text + ".c"});
+}
+
+TEST(BuildLogTest, ALineNumberPastIntIsUnknown) {
+  const auto log = parse_build_log("f.c:99999999999999999999:3: warning: big\n", {});
+  ASSERT_EQ(log.warnings.size(), 1u);
+  EXPECT_EQ(log.warnings[0].line, 0);
+  EXPECT_EQ(log.warnings[0].column, 3);
+}
+
+// What the regular expressions accepted, kept: the shortest file before
+// ":line:", an optional column, the linker named however it is installed,
+// " [M]" only as a module marker.
+TEST(BuildLogTest, SameLinesAsTheRegularExpressions) {
+  const auto log = parse_build_log(
+      "C:/x.c:12:3: warning: w\n"
+      "f.c:1:2: note: not a diagnostic\n"
+      "f.c:7: fatal error: e\n"
+      "x86_64-linux-gnu-ld.bfd: mm/a.o: in function `f':\n"
+      "a.c:(.text+0x1): undefined reference to `g'\n"
+      "make: *** [all] Error 2\n"
+      "maker: *** no\n",
+      {});
+  ASSERT_EQ(log.warnings.size(), 1u);
+  EXPECT_EQ(log.warnings[0].file, "C:/x.c");
+  EXPECT_EQ(log.warnings[0].line, 12);
+  ASSERT_EQ(log.errors.size(), 2u);
+  EXPECT_EQ(log.errors[0].file, "f.c");
+  EXPECT_EQ(log.errors[0].column, 0);
+  EXPECT_EQ(log.errors[1].file, "mm/a.c");
+  EXPECT_EQ(log.make_failures.size(), 1u);
+  EXPECT_EQ(compiled_source("  CC [M].o"), "[M].c");
+  EXPECT_EQ(compiled_source("  CC [M]  a b.o"), "");
+  EXPECT_EQ(compiled_source("  LD      vmlinux.o"), "");
+}
+
 }  // namespace
 }  // namespace kseries::kernel

@@ -1,6 +1,6 @@
 #include "kernel/kconfig_index.h"
 
-#include <regex>
+#include <optional>
 #include <set>
 
 #include "core/text.h"
@@ -27,31 +27,128 @@ KconfigIndex KconfigIndex::scan(const fs::path& source_tree) {
   return index;
 }
 
+namespace {
+
+// Plain code, no std::regex: Kconfig text comes from the tree under test (a
+// patch may add a line of any length), and libstdc++'s regex recursed per
+// character of "(.+)" and overflowed the stack on a long line. Each reader
+// below looks at a line once, left to right, and accepts what the regular
+// expression in its comment accepted.
+
+// \s as std::regex reads it in the "C" locale.
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+// Skips white space at `pos`; true when there was some.
+bool skip_spaces(std::string_view line, std::size_t& pos) {
+  const std::size_t begin = pos;
+  while (pos < line.size() && is_space(line[pos])) {
+    ++pos;
+  }
+  return pos > begin;
+}
+
+// `word` at `pos`, then at least one white space character (skipped).
+bool word_then_space(std::string_view line, std::size_t& pos, std::string_view word) {
+  if (line.substr(pos, word.size()) != word) {
+    return false;
+  }
+  pos += word.size();
+  return skip_spaces(line, pos);
+}
+
+// The rest of a line after "<word>\s+" when something follows ("(.+)$"),
+// trimmed; nullopt when the line does not go on.
+std::optional<std::string> rest_after(std::string_view line, std::size_t pos,
+                                      std::string_view word) {
+  if (line.substr(pos, word.size()) != word || pos + word.size() + 1 >= line.size() ||
+      !is_space(line[pos + word.size()])) {
+    return std::nullopt;
+  }
+  return std::string(trim(line.substr(pos + word.size())));
+}
+
+bool symbol_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// "^(menu)?config\s+([A-Za-z0-9_]+)\s*$": the symbol.
+std::optional<std::string> config_symbol(std::string_view line) {
+  std::size_t pos = starts_with(line, "menu") ? 4 : 0;
+  if (!word_then_space(line, pos, "config")) {
+    return std::nullopt;
+  }
+  const std::size_t begin = pos;
+  while (pos < line.size() && symbol_char(line[pos])) {
+    ++pos;
+  }
+  const std::size_t end = pos;
+  skip_spaces(line, pos);
+  if (end == begin || pos != line.size()) {
+    return std::nullopt;
+  }
+  return std::string(line.substr(begin, end - begin));
+}
+
+// "^\s+depends\s+on\s+(.+)$": the expression, trimmed.
+std::optional<std::string> depends_on(std::string_view line) {
+  std::size_t pos = 0;
+  if (!skip_spaces(line, pos) || !word_then_space(line, pos, "depends")) {
+    return std::nullopt;
+  }
+  return rest_after(line, pos, "on");
+}
+
+// "^\s+((bool|tristate|string|int|hex)\s+\".*|prompt\s+.*)$".
+bool is_prompt(std::string_view line) {
+  std::size_t pos = 0;
+  if (!skip_spaces(line, pos)) {
+    return false;
+  }
+  for (const std::string_view type : {"bool", "tristate", "string", "int", "hex"}) {
+    std::size_t at = pos;
+    if (word_then_space(line, at, type)) {
+      return at < line.size() && line[at] == '"';
+    }
+  }
+  return word_then_space(line, pos, "prompt");
+}
+
+// "^\s+prompt\s+\"(.*)\".*$": the text between the first quote and the last.
+std::optional<std::string> choice_prompt(std::string_view line) {
+  std::size_t pos = 0;
+  if (!skip_spaces(line, pos) || !word_then_space(line, pos, "prompt") || pos >= line.size() ||
+      line[pos] != '"') {
+    return std::nullopt;
+  }
+  const std::size_t last = line.rfind('"');
+  if (last == pos) {
+    return std::nullopt;
+  }
+  return std::string(line.substr(pos + 1, last - pos - 1));
+}
+
+}  // namespace
+
 void KconfigIndex::add_file(const std::string& text, const std::string& relative_path) {
-  static const std::regex k_config(R"(^(menu)?config\s+([A-Za-z0-9_]+)\s*$)");
-  static const std::regex k_if(R"(^if\s+(.+)$)");
-  static const std::regex k_depends(R"(^\s+depends\s+on\s+(.+)$)");
-  static const std::regex k_prompt(R"(^\s+((bool|tristate|string|int|hex)\s+".*|prompt\s+.*)$)");
-  static const std::regex k_choice_prompt(R"(^\s+prompt\s+\"(.*)\".*$)");
   std::vector<std::string> if_stack;
   SymbolDefinition* current = nullptr;
   int open_choice = -1;        // the choice block we are in
   bool choice_header = false;  // its attribute lines, before the first member
   int line_no = 0;
-  for (const auto raw : split_lines(text)) {
+  for (const auto line : split_lines(text)) {
     ++line_no;
-    const std::string line(raw);
-    std::smatch m;
     if (!line.empty() && !std::isspace(static_cast<unsigned char>(line[0]))) {
       current = nullptr;
       choice_header = false;
-      if (std::regex_match(line, m, k_config)) {
-        auto& list = m_symbols[m[2].str()];
+      if (const auto symbol = config_symbol(line)) {
+        auto& list = m_symbols[*symbol];
         list.push_back({relative_path, line_no, if_stack, false, -1});
         current = &list.back();
         if (open_choice >= 0) {
           current->choice = open_choice;
-          m_choices[open_choice].members.push_back(m[2].str());
+          m_choices[open_choice].members.push_back(*symbol);
         }
       } else if (line == "choice" || starts_with(line, "choice ")) {
         m_choices.push_back({relative_path, line_no, "", if_stack, {}});
@@ -59,8 +156,8 @@ void KconfigIndex::add_file(const std::string& text, const std::string& relative
         choice_header = true;
       } else if (starts_with(line, "endchoice")) {
         open_choice = -1;
-      } else if (std::regex_match(line, m, k_if)) {
-        if_stack.push_back(std::string(trim(m[1].str())));
+      } else if (const auto condition = rest_after(line, 0, "if")) {
+        if_stack.push_back(*condition);
       } else if (starts_with(line, "endif") && !if_stack.empty()) {
         if_stack.pop_back();
       }
@@ -68,19 +165,19 @@ void KconfigIndex::add_file(const std::string& text, const std::string& relative
     }
     if (choice_header && open_choice >= 0) {
       auto& choice = m_choices[open_choice];
-      if (std::regex_match(line, m, k_depends)) {
-        choice.depends.push_back(std::string(trim(m[1].str())));
-      } else if (std::regex_match(line, m, k_choice_prompt)) {
-        choice.prompt = m[1].str();
+      if (auto depends = depends_on(line)) {
+        choice.depends.push_back(std::move(*depends));
+      } else if (auto prompt = choice_prompt(line)) {
+        choice.prompt = std::move(*prompt);
       }
       continue;
     }
     if (current == nullptr) {
       continue;
     }
-    if (std::regex_match(line, m, k_depends)) {
-      current->depends.push_back(std::string(trim(m[1].str())));
-    } else if (std::regex_match(line, m, k_prompt)) {
+    if (auto depends = depends_on(line)) {
+      current->depends.push_back(std::move(*depends));
+    } else if (is_prompt(line)) {
       current->has_prompt = true;
     }
   }
@@ -98,14 +195,25 @@ namespace {
 // them that the .config has at n to UNMET.
 void collect_unmet(const std::vector<std::string>& expressions, const KconfigIndex& index,
                    const DotConfig& config, std::string& depends, std::set<std::string>& unmet) {
-  static const std::regex k_identifier(R"([A-Z][A-Z0-9_]+)");
+  const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const auto tail = [&](char c) { return upper(c) || (c >= '0' && c <= '9') || c == '_'; };
   for (const auto& expression : expressions) {
     depends += (depends.empty() ? "" : " && ") + expression;
-    for (std::sregex_iterator it(expression.begin(), expression.end(), k_identifier), end;
-         it != end; ++it) {
-      if (index.knows(it->str()) && config_value(config, it->str()) == "n") {
-        unmet.insert(it->str() + "=n");
+    // Every "[A-Z][A-Z0-9_]+", leftmost first, as std::regex_search found them.
+    for (std::size_t i = 0; i < expression.size();) {
+      if (!upper(expression[i]) || i + 1 >= expression.size() || !tail(expression[i + 1])) {
+        ++i;
+        continue;
       }
+      std::size_t end = i + 1;
+      while (end < expression.size() && tail(expression[end])) {
+        ++end;
+      }
+      const std::string symbol = expression.substr(i, end - i);
+      if (index.knows(symbol) && config_value(config, symbol) == "n") {
+        unmet.insert(symbol + "=n");
+      }
+      i = end;
     }
   }
 }

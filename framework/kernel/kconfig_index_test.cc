@@ -103,5 +103,44 @@ TEST(KconfigIndexTest, UnknownSymbol) {
             std::string::npos);
 }
 
+// std::regex recursed per character and died with SIGSEGV on a 1 MB line
+// (shown on the old code: exit 139); the plain readers take it.
+TEST(KconfigIndexTest, AMegabyteLineIsReadNotACrash) {
+  const std::string long_symbol(1 << 20, 'A');
+  KconfigIndex index;
+  index.add_file("if " + long_symbol + "\nconfig X\n\tbool \"" + long_symbol + "\"\n\tdepends on " +
+                     long_symbol + " && B\nendif\nchoice\n\tprompt \"" + long_symbol +
+                     "\"\nconfig " + long_symbol + "\nendchoice\n",
+                 "K");
+  ASSERT_TRUE(index.knows("X"));
+  const auto& x = index.definitions("X").front();
+  EXPECT_TRUE(x.has_prompt);
+  EXPECT_EQ(x.depends, (std::vector<std::string>{long_symbol, long_symbol + " && B"}));
+  ASSERT_TRUE(index.knows(long_symbol));
+  EXPECT_EQ(index.choice(0).prompt, long_symbol);
+  const Dropped dropped{{"X", "y", "f.config", 1}, "n"};
+  EXPECT_NE(explain_dropped(dropped, index, {}).find("unmet: " + long_symbol + "=n"),
+            std::string::npos);
+}
+
+// What the regular expressions accepted, kept.
+TEST(KconfigIndexTest, SameLinesAsTheRegularExpressions) {
+  KconfigIndex index;
+  index.add_file(
+      "menuconfig A  \n\tprompt\n\tdepends  on  B || C \n"
+      "config B\n\tbool x\n\tdepends on\n"
+      "config C D\n"
+      "choice\n\tprompt \"one \"two\" three\n\tdepends on aB_C\nconfig E\nendchoice\n",
+      "K");
+  ASSERT_TRUE(index.knows("A"));
+  EXPECT_FALSE(index.definitions("A").front().has_prompt);  // "prompt" needs a space after it
+  EXPECT_EQ(index.definitions("A").front().depends, std::vector<std::string>{"B || C"});
+  EXPECT_FALSE(index.definitions("B").front().has_prompt);  // a type prompt is quoted
+  EXPECT_TRUE(index.definitions("B").front().depends.empty());
+  EXPECT_FALSE(index.knows("C"));
+  EXPECT_EQ(index.choice(0).prompt, "one \"two");
+  EXPECT_EQ(index.choice(0).depends, std::vector<std::string>{"aB_C"});
+}
+
 }  // namespace
 }  // namespace kseries::kernel
