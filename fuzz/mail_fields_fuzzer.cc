@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kseries::fuzz::refusal_is_fine([&] { kseries::parse_subject(decoded, "fuzz:1"); });
   const auto charset = kseries::content_type_charset(text);
   const auto utf8 = kseries::to_utf8(text, charset);
-  require(kseries::to_utf8(utf8.text, kseries::Charset::k_utf8).replaced == 0);
+  require(kseries::to_utf8(utf8.text, "utf-8").replaced == 0);
   std::vector<std::string> notes;
   for (const auto field : {kseries::CommitField::k_author_name, kseries::CommitField::k_subject,
                            kseries::CommitField::k_message}) {

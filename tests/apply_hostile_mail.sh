@@ -74,13 +74,15 @@ done
 git --git-dir "$store" cat-file --batch-all-objects --batch | grep -a -q Mallory \
   && fail "a forged header reached the object store"
 
-# Bytes that are not UTF-8 are cleaned with a note; a declared Latin-1
-# message is converted. The commit is valid UTF-8.
+# Raw header bytes declare no charset: what is not UTF-8 reads as Latin-1,
+# as git am does, with a note; a declared Latin-1 message is converted. The
+# commit is valid UTF-8.
 series latin1 's/^Subject: \[PATCH\] toy/Subject: [PATCH] t\xf6y/; s/^The first patch/Andr\xe9: the first patch/; /^Date:/a Content-Type: text/plain; charset=ISO-8859-1'
 apply 0 latin1
-expect_grep "note: .*latin1/0001.patch:1: 1 byte(s) of the subject are not UTF-8" "$TMP/err"
-[ "$(git --git-dir "$store" log -1 --format=%s latin1)" = "t�y: change line twenty" ] \
-  || fail "subject not cleaned"
+expect_grep "note: .*latin1/0001.patch:1: the subject: 1 byte(s) not UTF-8 and no charset declared: read as Latin-1" \
+  "$TMP/err"
+[ "$(git --git-dir "$store" log -1 --format=%s latin1)" = "töy: change line twenty" ] \
+  || fail "subject not read as Latin-1"
 git --git-dir "$store" log -1 --format=%B latin1 | grep -q "^André: the first patch" \
   || fail "Latin-1 message not converted"
 git --git-dir "$store" cat-file commit latin1 | iconv -f UTF-8 -t UTF-8 >/dev/null \

@@ -1,6 +1,7 @@
 # Bytes that are not text survive into every report: ESC, FF, NUL, a Latin-1
-# e-acute (0xE9) and 0xFF in a patch subject, in a compiler warning and in a
-# console line (and the guest's result reasons). Each run gives well-formed
+# e-acute (0xE9) and 0xFF in a patch subject (read as Latin-1 there, as git
+# am does), in a compiler warning and in a console line (and the guest's
+# result reasons). Each run gives well-formed
 # files (JUnit valid against tests/schemas/junit.xsd, JSON that parses) and
 # the verdict the bytes do not change: a build whose make succeeded passes,
 # a panic is a panic, a subject with a NUL is refused naming file and line.
@@ -48,6 +49,13 @@ json_ok() { /usr/bin/python3 -m json.tool "$1" >/dev/null || fail "$1 is not wel
 expect_exit 0 "$KSERIES" apply "${tree[@]}" --series "$TMP/series/demo/odd" --junit "$TMP/apply.xml"
 check_junit "$TMP/apply.xml" "tests=1 failures=0 errors=0 skipped=0"
 expect_grep "^applied odd 1/1 .* demo: odd .*caf.* bytes" "$TMP/out"
+# 0xE9 and 0xFF declare no charset: read as Latin-1 (e-acute, y-diaeresis),
+# as git am does, with a note; the report shows the same letters.
+latin1=$(printf 'caf\303\251 \303\277 bytes')
+expect_grep "demo: odd .*$latin1" "$TMP/out"
+expect_grep "note: .*\.patch:[0-9]*: the subject: 2 byte(s) not UTF-8 and no charset declared: read as Latin-1" \
+  "$TMP/err"
+expect_grep "$latin1" "$TMP/apply.xml"
 expect_exit 2 "$KSERIES" apply "${tree[@]}" --series "$TMP/series/demo/nul" --junit "$TMP/nul.xml"
 expect_grep "0001.patch:[0-9]*: .*NUL" "$TMP/err"
 expect_early_end "$TMP/nul.xml" "usage error"

@@ -279,7 +279,7 @@ std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem
   return messages;
 }
 
-std::string decode_rfc2047(std::string_view text) {
+std::string decode_rfc2047(std::string_view text, std::vector<std::string>* notes) {
   std::string out;
   size_t done = 0;  // text[0, done) is in `out` already
   bool previous_was_word = false;
@@ -298,10 +298,13 @@ std::string decode_rfc2047(std::string_view text) {
     }
     std::string decoded = word->encoding == 'B' ? decode_base64(word->payload)
                                                 : decode_quoted_printable(word->payload, true);
-    if (charset_from_name(word->charset) == Charset::k_latin1) {
-      decoded = to_utf8(decoded, Charset::k_latin1).text;
+    // Each word in its own charset, as git mailinfo's decode_header does.
+    Utf8Text converted = to_utf8(decoded, word->charset);
+    if (const std::string note = conversion_note(converted, word->charset);
+        !note.empty() && notes != nullptr) {
+      notes->push_back("an encoded word: " + note);
     }
-    out += decoded;
+    out += converted.text;
     previous_was_word = true;
     done = word->end;
     start = word->end - 1;
@@ -310,8 +313,8 @@ std::string decode_rfc2047(std::string_view text) {
   return out;
 }
 
-std::optional<Person> parse_address(std::string_view raw) {
-  const std::string text = decode_rfc2047(trim(raw));
+std::optional<Person> parse_address(std::string_view raw, std::vector<std::string>* notes) {
+  const std::string text = decode_rfc2047(trim(raw), notes);
   Person person;
   const auto lt = text.rfind('<');
   const auto gt = text.rfind('>');

@@ -47,12 +47,16 @@ inline constexpr std::size_t k_max_header_bytes = 64 * 1024;
 // character and overflows the stack on a 40 KB line).
 std::vector<MailMessage> split_mbox(std::string_view text, const std::filesystem::path& file);
 
-// Decodes RFC 2047 encoded words (=?UTF-8?q?...?=, =?utf-8?b?...?=,
-// ISO-8859-1 converted to UTF-8); plain text passes through.
-std::string decode_rfc2047(std::string_view text);
+// Decodes RFC 2047 encoded words (=?UTF-8?q?...?=, =?iso-8859-1?b?...?=):
+// each word becomes UTF-8 from its charset (to_utf8 in mail_text.h); plain
+// text between them passes through as it is. What a conversion did to a
+// word's bytes goes to `notes`, when given.
+std::string decode_rfc2047(std::string_view text, std::vector<std::string>* notes = nullptr);
 
-// "Li Zhe <lizhe.67@bytedance.com>", "\"Zhe, Li\" <x@y>", "x@y (Li Zhe)".
-std::optional<Person> parse_address(std::string_view text);
+// "Li Zhe <lizhe.67@bytedance.com>", "\"Zhe, Li\" <x@y>", "x@y (Li Zhe)";
+// decoded as decode_rfc2047 does, notes included.
+std::optional<Person> parse_address(std::string_view text,
+                                    std::vector<std::string>* notes = nullptr);
 
 // "Thu, 9 Jul 2026 19:25:12 +0800" (weekday optional). nullopt when it is
 // not a date or a field is out of range (day 1-31, year from 1970, hour

@@ -20,6 +20,24 @@ TEST(MailTest, DecodesBase64AndJoinsAdjacentWords) {
 
 TEST(MailTest, DecodesLatin1ToUtf8) {
   EXPECT_EQ(decode_rfc2047("=?ISO-8859-1?Q?Andr=E9?= Smith"), "Andr\xC3\xA9 Smith");
+  EXPECT_EQ(decode_rfc2047("caf=?iso-8859-1?q?=E9?="), "caf\xC3\xA9");
+}
+
+// Every word from its own charset by iconv, as git mailinfo's decode_header;
+// what a conversion changed is noted; raw text between words is left as it is.
+TEST(MailTest, EncodedWordsAreConvertedFromTheirCharset) {
+  std::vector<std::string> notes;
+  EXPECT_EQ(decode_rfc2047("=?windows-1252?q?=80?= =?koi8-r?b?0NLJ?= \xE9", &notes),
+            "\xE2\x82\xAC\xD0\xBF\xD1\x80\xD0\xB8 \xE9");
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(decode_rfc2047("=?utf-8?q?caf=E9?=", &notes), "caf\xEF\xBF\xBD");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "an encoded word: 1 byte(s) not valid in the declared charset 'utf-8': replaced with "
+            "U+FFFD");
+  // UTF-7 spells a line break in plain letters: decoded, for the commit
+  // text checks to refuse.
+  EXPECT_EQ(decode_rfc2047("=?utf-7?q?a+AAo-b?="), "a\nb");
 }
 
 TEST(MailTest, PlainTextPassesThrough) {

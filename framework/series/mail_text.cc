@@ -1,42 +1,159 @@
 #include "series/mail_text.h"
 
+#include <iconv.h>
+
 #include <algorithm>
+#include <cerrno>
 
 #include "core/error.h"
 #include "core/text.h"
+#include "core/utf8.h"
 
 namespace kseries {
 namespace {
 
-// Length of the well-formed UTF-8 sequence at text[pos], 0 if there is none
-// (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF).
-size_t utf8_sequence(std::string_view text, size_t pos) {
-  const auto byte = [&](size_t i) {
-    return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u;
-  };
-  const unsigned lead = byte(pos);
-  auto continuation = [&](size_t i, unsigned low = 0x80, unsigned high = 0xbf) {
-    return byte(i) >= low && byte(i) <= high;
-  };
-  if (lead < 0x80) {
-    return 1;
+bool is_utf8_name(std::string_view name) { return name == "utf-8" || name == "utf8"; }
+
+// A charset name as RFC 2978 registers them (letters, digits and a little
+// punctuation, at most 40): anything else is unknown without asking iconv.
+bool plausible_charset_name(std::string_view name) {
+  if (name.empty() || name.size() > 40) {
+    return false;
   }
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    return continuation(pos + 1) ? 2 : 0;
-  }
-  if (lead >= 0xe0 && lead <= 0xef) {
-    const unsigned low = lead == 0xe0 ? 0xa0 : 0x80;   // no overlong forms
-    const unsigned high = lead == 0xed ? 0x9f : 0xbf;  // no surrogates
-    return continuation(pos + 1, low, high) && continuation(pos + 2) ? 3 : 0;
-  }
-  if (lead >= 0xf0 && lead <= 0xf4) {
-    const unsigned low = lead == 0xf0 ? 0x90 : 0x80;
-    const unsigned high = lead == 0xf4 ? 0x8f : 0xbf;  // at most U+10FFFF
-    return continuation(pos + 1, low, high) && continuation(pos + 2) && continuation(pos + 3) ? 4
-                                                                                              : 0;
-  }
-  return 0;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+           c == ':';
+  });
 }
+
+void note_bad(Utf8Text& out, std::size_t offset) {
+  if (out.first_bad == std::string::npos) {
+    out.first_bad = offset;
+  }
+}
+
+// Valid UTF-8 kept; every other byte read as Latin-1 (undeclared) or
+// replaced with U+FFFD (declared UTF-8), as counted in `out`.
+void utf8_or(std::string_view bytes, bool latin1, std::size_t offset, Utf8Text& out) {
+  for (std::size_t i = 0; i < bytes.size();) {
+    const Utf8Char c = next_utf8_char(bytes.substr(i));
+    if (c.length > 0) {
+      out.text.append(bytes.substr(i, c.length));
+      i += c.length;
+      continue;
+    }
+    note_bad(out, offset + i);
+    const auto byte = static_cast<unsigned char>(bytes[i++]);
+    if (latin1) {
+      out.text += static_cast<char>(0xC0 | (byte >> 6));
+      out.text += static_cast<char>(0x80 | (byte & 0x3F));
+      ++out.latin1;
+    } else {
+      out.text += k_replacement_char;
+      ++out.replaced;
+    }
+  }
+}
+
+// glibc's iconv from `cd`'s charset to UTF-8; a byte it cannot convert (or a
+// sequence cut short at the end) becomes U+FFFD and the conversion goes on.
+void iconv_to_utf8(iconv_t cd, std::string_view bytes, Utf8Text& out) {
+  std::string converted;
+  char* in = const_cast<char*>(bytes.data());
+  std::size_t in_left = bytes.size();
+  char buffer[4096];
+  while (true) {
+    char* out_ptr = buffer;
+    std::size_t out_left = sizeof buffer;
+    const std::size_t result = in_left > 0 ? iconv(cd, &in, &in_left, &out_ptr, &out_left)
+                                           : iconv(cd, nullptr, nullptr, &out_ptr, &out_left);
+    converted.append(buffer, static_cast<std::size_t>(out_ptr - buffer));
+    if (result != static_cast<std::size_t>(-1)) {
+      if (in_left == 0 && out_ptr == buffer) {
+        break;  // input done and the shift state flushed
+      }
+      continue;
+    }
+    if (errno == E2BIG) {
+      continue;
+    }
+    if (in_left == 0) {
+      break;  // not expected: a flush that failed
+    }
+    // EILSEQ or EINVAL: the byte at `in` does not start a character.
+    note_bad(out, static_cast<std::size_t>(in - bytes.data()));
+    converted += k_replacement_char;
+    ++out.replaced;
+    ++in;
+    --in_left;
+    iconv(cd, nullptr, nullptr, nullptr, nullptr);
+  }
+  // iconv writes UTF-8, but check rather than trust: the result must be.
+  Utf8Text checked;
+  utf8_or(converted, false, 0, checked);
+  out.text += checked.text;
+  out.replaced += checked.replaced;
+}
+
+}  // namespace
+
+std::string content_type_charset(std::string_view content_type) {
+  const std::string lower = to_lower(content_type);
+  const auto at = lower.find("charset=");
+  if (at == std::string::npos) {
+    return "";
+  }
+  std::string_view value = std::string_view(lower).substr(at + 8);
+  if (starts_with(value, "\"")) {
+    value = value.substr(1, value.find('"', 1) - 1);  // npos - 1: to the end
+  } else {
+    value = value.substr(0, value.find_first_of("; \t"));
+  }
+  return std::string(trim(value));
+}
+
+Utf8Text to_utf8(std::string_view bytes, std::string_view charset) {
+  Utf8Text out;
+  out.text.reserve(bytes.size());
+  const std::string name = to_lower(trim(charset));
+  if (name.empty() || is_utf8_name(name)) {
+    utf8_or(bytes, name.empty(), 0, out);
+    return out;
+  }
+  const iconv_t cd = plausible_charset_name(name) ? iconv_open("UTF-8", name.c_str())
+                                                  : reinterpret_cast<iconv_t>(-1);
+  if (cd == reinterpret_cast<iconv_t>(-1)) {
+    out.unknown_charset = true;
+    utf8_or(bytes, true, 0, out);
+    return out;
+  }
+  iconv_to_utf8(cd, bytes, out);
+  iconv_close(cd);
+  return out;
+}
+
+std::string conversion_note(const Utf8Text& converted, std::string_view charset) {
+  std::string note;
+  if (converted.latin1 == 0 && converted.replaced == 0) {
+    return note;  // an unknown label on plain ASCII changes nothing
+  }
+  if (converted.unknown_charset) {
+    note = "unknown charset '" + valid_utf8(charset.substr(0, 40)) + "'";
+  }
+  if (converted.latin1 > 0) {
+    note += (note.empty() ? "" : ": ") + std::to_string(converted.latin1) + " byte(s) not UTF-8" +
+            (converted.unknown_charset ? "" : " and no charset declared") +
+            ": read as Latin-1, as git am does";
+  }
+  if (converted.replaced > 0) {
+    note += (note.empty() ? "" : "; ") + std::to_string(converted.replaced) +
+            " byte(s) not valid in the declared charset '" + valid_utf8(charset.substr(0, 40)) +
+            "': replaced with U+FFFD";
+  }
+  return note;
+}
+
+namespace {
 
 const char* field_name(CommitField field) {
   switch (field) {
@@ -59,9 +176,9 @@ std::string where(const TextOrigin& origin, std::string_view text, size_t offset
 }
 
 // Up to 80 bytes of `text` for a message, control characters shown escaped.
-std::string quoted(std::string_view text, Charset charset) {
+std::string quoted(std::string_view text) {
   std::string out;
-  for (const char c : to_utf8(text.substr(0, 80), charset).text) {
+  for (const char c : valid_utf8(text.substr(0, 80))) {
     if (c == '\n') {
       out += "\\n";
     } else if (c == '\r') {
@@ -79,59 +196,12 @@ std::string quoted(std::string_view text, Charset charset) {
 
 }  // namespace
 
-Charset charset_from_name(std::string_view name) {
-  std::string lower = to_lower(trim(name));
-  lower.erase(std::remove(lower.begin(), lower.end(), '"'), lower.end());
-  for (const char* latin1 : {"iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1",
-                             "iso-8859-15", "iso8859-15", "latin9"}) {
-    if (lower == latin1) {
-      return Charset::k_latin1;
-    }
-  }
-  return Charset::k_utf8;
-}
-
-Charset content_type_charset(std::string_view content_type) {
-  const std::string lower = to_lower(content_type);
-  const auto at = lower.find("charset=");
-  if (at == std::string::npos) {
-    return Charset::k_utf8;
-  }
-  std::string_view value = std::string_view(content_type).substr(at + 8);
-  value = value.substr(0, value.find_first_of("; \t"));
-  return charset_from_name(value);
-}
-
-Utf8Text to_utf8(std::string_view bytes, Charset charset) {
-  Utf8Text out;
-  out.text.reserve(bytes.size());
-  for (size_t pos = 0; pos < bytes.size();) {
-    const auto c = static_cast<unsigned char>(bytes[pos]);
-    if (charset == Charset::k_latin1) {
-      if (c < 0x80) {
-        out.text += static_cast<char>(c);
-      } else {
-        out.text += static_cast<char>(0xc0 | (c >> 6));
-        out.text += static_cast<char>(0x80 | (c & 0x3f));
-      }
-      ++pos;
-      continue;
-    }
-    const size_t length = utf8_sequence(bytes, pos);
-    if (length == 0) {
-      out.text += "\xEF\xBF\xBD";  // U+FFFD
-      ++out.replaced;
-      ++pos;
-    } else {
-      out.text.append(bytes.substr(pos, length));
-      pos += length;
-    }
-  }
-  return out;
-}
-
-std::string commit_text(std::string_view text, CommitField field, Charset charset,
+std::string commit_text(std::string_view raw, CommitField field, std::string_view charset,
                         const TextOrigin& origin, std::vector<std::string>& notes) {
+  // Checked after the conversion: a charset such as UTF-7 or UTF-16 can
+  // spell a line break or a NUL in bytes that hold none.
+  Utf8Text converted = to_utf8(raw, charset);
+  const std::string_view text = converted.text;
   const bool header = field != CommitField::k_message;
   const bool identity = field == CommitField::k_author_name || field == CommitField::k_author_email;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -148,20 +218,14 @@ std::string commit_text(std::string_view text, CommitField field, Charset charse
                          : line_break ? "a line break"
                                       : "a '<' or '>'") +
                         (nul ? "" : " (a forged commit header?)") + ": '" +
-                        quoted(text.substr(line_start, line_end - line_start), charset) + "'");
+                        quoted(text.substr(line_start, line_end - line_start)) + "'");
     }
   }
-  Utf8Text clean = to_utf8(text, charset);
-  if (clean.replaced > 0) {
-    size_t first = 0;
-    while (utf8_sequence(text, first) != 0) {
-      first += utf8_sequence(text, first);
-    }
-    notes.push_back(where(origin, text, first) + ": " + std::to_string(clean.replaced) +
-                    " byte(s) of " + field_name(field) +
-                    " are not UTF-8 (nor in a declared Latin-1 charset); replaced with U+FFFD");
+  if (const std::string note = conversion_note(converted, charset); !note.empty()) {
+    const size_t first = std::min(converted.first_bad, raw.size());
+    notes.push_back(where(origin, raw, first) + ": " + field_name(field) + ": " + note);
   }
-  return std::move(clean.text);
+  return std::move(converted.text);
 }
 
 }  // namespace kseries

@@ -38,16 +38,35 @@ std::string trim_blank_lines(const std::vector<std::string_view>& lines) {
   return out;
 }
 
-// The subject as it goes into the commit: decoded, checked, cleaned.
-std::string read_subject(std::string_view raw, const TextOrigin& origin,
-                         std::vector<std::string>& notes) {
-  return commit_text(decode_rfc2047(raw), CommitField::k_subject, Charset::k_utf8, origin, notes);
+// Notes from decoding a header's encoded words, placed at `origin`.
+void place_notes(const std::vector<std::string>& found, std::string_view field,
+                 const TextOrigin& origin, std::vector<std::string>& notes) {
+  for (const auto& note : found) {
+    notes.push_back(where_in(origin.file, origin.line) + ": " + std::string(field) + ": " + note);
+  }
 }
 
-Person clean_author(const Person& person, const TextOrigin& origin,
-                    std::vector<std::string>& notes) {
-  return {commit_text(person.name, CommitField::k_author_name, Charset::k_utf8, origin, notes),
-          commit_text(person.email, CommitField::k_author_email, Charset::k_utf8, origin, notes)};
+// The subject as it goes into the commit: decoded, checked, cleaned. Its raw
+// bytes declare no charset ("": git am reads what is not UTF-8 as Latin-1).
+std::string read_subject(std::string_view raw, const TextOrigin& origin,
+                         std::vector<std::string>& notes) {
+  std::vector<std::string> decoding;
+  std::string decoded = decode_rfc2047(raw, &decoding);
+  place_notes(decoding, "the subject", origin, notes);
+  return commit_text(decoded, CommitField::k_subject, "", origin, notes);
+}
+
+// The author of a From: value, or nullopt when it holds no address.
+std::optional<Person> read_author(std::string_view raw, const TextOrigin& origin,
+                                  std::vector<std::string>& notes) {
+  std::vector<std::string> decoding;
+  const auto person = parse_address(raw, &decoding);
+  if (!person) {
+    return std::nullopt;
+  }
+  place_notes(decoding, "the author", origin, notes);
+  return Person{commit_text(person->name, CommitField::k_author_name, "", origin, notes),
+                commit_text(person->email, CommitField::k_author_email, "", origin, notes)};
 }
 
 }  // namespace
@@ -75,11 +94,12 @@ void read_mail_headers(const MailMessage& message, const std::filesystem::path& 
   const TextOrigin headers{file, message.first_line};
   patch.raw_subject = read_subject(*subject, headers, patch.notes);
   patch.subject = parse_subject(patch.raw_subject, where_in(file, message.first_line));
-  if (!from || !parse_address(*from)) {
+  auto author = from ? read_author(*from, headers, patch.notes) : std::nullopt;
+  if (!author) {
     throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
                       "' has no readable From: header");
   }
-  patch.author = clean_author(*parse_address(*from), headers, patch.notes);
+  patch.author = std::move(*author);
   if (!date || !parse_mail_date(*date)) {
     throw usage_error(where_in(file, message.first_line) + ": message '" + patch.raw_subject +
                       "' has no readable Date: header" +
@@ -105,8 +125,9 @@ size_t read_in_body_headers(const std::vector<std::string_view>& lines, const Ma
     const std::string_view line = lines[i];
     const TextOrigin origin{file, message.body_line + static_cast<int>(i)};
     check_line_size(line, file, origin.line);
-    if (starts_with(line, "From: ") && parse_address(line.substr(6))) {
-      patch.author = clean_author(*parse_address(line.substr(6)), origin, patch.notes);
+    if (auto author = starts_with(line, "From: ") ? read_author(line.substr(6), origin, patch.notes)
+                                                  : std::nullopt) {
+      patch.author = std::move(*author);
     } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
       patch.date = *parse_mail_date(line.substr(6));
     } else if (starts_with(line, "Subject: ")) {

@@ -156,23 +156,43 @@ TEST(PatchMailTest, ForgedCommitHeadersAreRefusedNamingTheLine) {
             std::string::npos);
 }
 
-TEST(PatchMailTest, Latin1IsConvertedAndBadBytesReplacedWithANote) {
+// As git am: raw header bytes and a body without a charset declare none, so
+// what is not UTF-8 reads as Latin-1 (noted); a declared charset is
+// converted; bytes that break a declared UTF-8 become U+FFFD (noted).
+TEST(PatchMailTest, Latin1IsConvertedAsGitAmDoesAndBadUtf8Replaced) {
   testing::PatchText text;
-  text.subject = "[PATCH] caf\xE9";  // not UTF-8, no charset: replaced
+  text.subject = "[PATCH] caf\xE9 =?iso-8859-1?q?=E9t=E9?=";
+  text.from = "Andr\xE9 <a@x>";
   text.body = "Andr\xE9 wrote it.\n";
-  const std::string latin1 = text.render();
-  const auto replaced = parse_one(latin1);
-  EXPECT_EQ(replaced.subject.title, "caf\xEF\xBF\xBD");
-  EXPECT_EQ(replaced.body, "Andr\xEF\xBF\xBD wrote it.\n");
-  ASSERT_EQ(replaced.notes.size(), 2u);
-  EXPECT_NE(replaced.notes[0].find("t.patch:1: 1 byte(s) of the subject"), std::string::npos);
-  EXPECT_NE(replaced.notes[1].find("t.patch:6: 1 byte(s) of the commit message"),
+  const std::string undeclared = text.render();
+  const auto latin1 = parse_one(undeclared);
+  EXPECT_EQ(latin1.subject.title, "caf\xC3\xA9 \xC3\xA9t\xC3\xA9");
+  EXPECT_EQ(latin1.author.name, "Andr\xC3\xA9");
+  EXPECT_EQ(latin1.body, "Andr\xC3\xA9 wrote it.\n");
+  ASSERT_EQ(latin1.notes.size(), 3u);
+  EXPECT_EQ(latin1.notes[0],
+            "t.patch:1: the subject: 1 byte(s) not UTF-8 and no charset declared: read as "
+            "Latin-1, as git am does");
+  EXPECT_NE(latin1.notes[1].find("t.patch:1: the author name: 1 byte(s) not UTF-8"),
+            std::string::npos);
+  EXPECT_NE(latin1.notes[2].find("t.patch:6: the commit message: 1 byte(s) not UTF-8"),
             std::string::npos);
   // Declared Latin-1: the message is converted, as git mailinfo does.
-  const auto at = latin1.find("Subject:");
-  const auto declared = parse_one(
-      latin1.substr(0, at) + "Content-Type: text/plain; charset=ISO-8859-1\n" + latin1.substr(at));
+  const auto at = undeclared.find("Subject:");
+  const auto declared =
+      parse_one(undeclared.substr(0, at) + "Content-Type: text/plain; charset=ISO-8859-1\n" +
+                undeclared.substr(at));
   EXPECT_EQ(declared.body, "Andr\xC3\xA9 wrote it.\n");
+  EXPECT_EQ(declared.notes.size(), 2u);  // the raw subject and author bytes only
+  // Declared UTF-8 that is not: U+FFFD, noted at the line.
+  const auto broken =
+      parse_one(undeclared.substr(0, at) + "Content-Type: text/plain; charset=utf-8\n" +
+                undeclared.substr(at));
+  EXPECT_EQ(broken.body, "Andr\xEF\xBF\xBD wrote it.\n");
+  ASSERT_EQ(broken.notes.size(), 3u);
+  EXPECT_EQ(broken.notes[2],
+            "t.patch:7: the commit message: 1 byte(s) not valid in the declared charset "
+            "'utf-8': replaced with U+FFFD");
 }
 
 }  // namespace
