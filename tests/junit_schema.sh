@@ -5,6 +5,7 @@
 # official junit-10.xsd), and junitparser reads the totals kseries reported
 # on stdout. An early end is one testcase naming what went wrong. Testcase
 # names hold no path and no commit id (they are CI's test identities).
+# GitLab's `file` attribute (gitlab flavour only) names the patch or source.
 # "--junit -" and "--json -" are documents on stdout, the text on stderr.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/junit_lib.bash"
@@ -92,6 +93,25 @@ expect_grep "^applied good 1/2" "$TMP/err"
 expect_exit 2 "$KSERIES" apply "${tree[@]}" --upto 9 --series "$TMP/series/demo/good" --junit -
 cp "$TMP/out" "$j/apply-usage-stdout.xml"
 expect_early_end "$j/apply-usage-stdout.xml" "usage error"
+
+# --- GitLab's `file` (gitlab flavour: GITLAB_CI set): each apply testcase
+# names its patch, relative to the working directory; a per-patch build
+# that breaks names the first error's source file. The default flavour
+# (junit-10.xsd has no `file` on <testcase>) keeps it as "file=" in
+# system-out.
+grep -q '<testcase [^>]* file=' "$j/apply-fail.xml" && fail "a file attribute in the junit-10 flavour"
+grep -q "<system-out>file=[^<]*series/demo/breaks/0001-" "$j/apply-fail.xml" \
+  || fail "no file= line in the apply testcase's system-out"
+GITLAB_CI=true expect_exit 1 env -C "$TMP" "$KSERIES" apply --workdir "$TMP/wd" --tree "$repo" \
+  --base "$moved" --series series/demo/breaks --junit "$j/apply-fail-gitlab.xml"
+check_junit_gitlab "$j/apply-fail-gitlab.xml" "tests=3 failures=1 errors=0 skipped=2"
+(cd "$TMP" && ls series/demo/breaks/*.patch) >"$TMP/want.files"
+cut -f2 "$TMP/junit.files" | diff "$TMP/want.files" - || fail "apply testcases do not name their patches"
+KSERIES_JUNIT_FLAVOUR=gitlab expect_exit 1 env -C "$TMP" "$KSERIES" build "${tree[@]}" \
+  "${configs[@]}" --target toy --series series/demo/breaks --per-patch --junit "$j/build-fail-gitlab.xml"
+check_junit_gitlab "$j/build-fail-gitlab.xml" "$(build_totals)"
+expect_grep " 1/3 [^	]*	a\.c$" "$TMP/junit.files"
+expect_grep " 2/3 [^	]*	series/demo/breaks/0002-[^	]*\.patch$" "$TMP/junit.files"
 
 # --- build: pass, a patch that breaks, not constructible, usage, a series
 # that does not apply (a check failed before any report).

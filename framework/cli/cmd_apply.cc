@@ -20,8 +20,21 @@ namespace {
 
 std::string two_digits(std::size_t n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
-report::TestSuite junit_suite(const Series& top, const git::ApplyResult& result, const Base& base,
+// The patch file an outcome is about (GitLab's `file`), "" if unknown.
+std::string patch_file(const std::vector<std::unique_ptr<Series>>& chain,
+                       const git::PatchOutcome& outcome) {
+  for (const auto& series : chain) {
+    if (series->name == outcome.series_name && outcome.index < series->patches.size()) {
+      return report::path_for_report(series->patches[outcome.index].file);
+    }
+  }
+  return "";
+}
+
+report::TestSuite junit_suite(const std::vector<std::unique_ptr<Series>>& chain,
+                              const git::ApplyResult& result, const Base& base,
                               const std::string& branch) {
+  const Series& top = *chain.back();
   report::TestSuite suite;
   suite.name = "kseries apply " + top.name;
   suite.timestamp = report::utc_timestamp();
@@ -41,6 +54,7 @@ report::TestSuite junit_suite(const Series& top, const git::ApplyResult& result,
     test.classname = "apply." + outcome.series_name;
     test.name = two_digits(outcome.index + 1) + " " + outcome.subject;
     test.seconds = outcome.seconds;
+    test.file = patch_file(chain, outcome);
     switch (outcome.status) {
       case git::PatchStatus::k_applied:
         test.properties = {{"commit", git::to_hex(outcome.commit)}};
@@ -235,7 +249,7 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
       render_summary(result, base, created, context.store().path(), run_dir);
   text_report_stream(vm) << summary;
   write_new_file(run_dir / "apply.txt", summary);
-  const std::vector<report::TestSuite> suites = {junit_suite(intake.top(), result, base, created)};
+  const std::vector<report::TestSuite> suites = {junit_suite(intake.chain, result, base, created)};
   report::write_junit(run_dir / "junit.xml", suites);
   if (vm.count("junit")) {
     report::write_junit(vm["junit"].as<std::string>(), suites);

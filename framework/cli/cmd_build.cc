@@ -103,6 +103,11 @@ void describe_build_failure(const kernel::StepResult& result, const Step& step, 
                             report::TestCase& test) {
   test.status = report::CaseStatus::k_failed;
   test.message = "does not build: " + step.label + " '" + step.subject + "'";
+  if (!result.errors.empty() && !result.errors.front().file.empty()) {
+    // Where it broke says more than the patch: the first error's source.
+    test.file = result.errors.front().file;
+    test.line = result.errors.front().line;
+  }
   std::size_t shown = 0;
   for (const auto& error : result.errors) {
     if (++shown > 10) {
@@ -137,6 +142,9 @@ report::TestCase describe_step(const Step& step, const kernel::StepResult& resul
   // and every commit id go to the properties.
   test.name = step.patch == 0 ? step.label : step.label + " " + step.subject;
   test.seconds = result.seconds;
+  if (top && step.patch > 0 && step.patch <= top->patches.size()) {
+    test.file = report::path_for_report(top->patches[step.patch - 1].file);
+  }
   summary << status_word(result.status) << " " << target << " @ " << step.label << " "
           << git::to_hex(step.commit).substr(0, 12) << " " << step.subject << " ("
           << static_cast<int>(result.seconds) << " s, " << result.compiled

@@ -1,6 +1,7 @@
 #include "report/junit.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <pugixml.hpp>
 #include <sstream>
@@ -59,6 +60,9 @@ void add_outcome(pugi::xml_node node, const char* element, const TestCase& test)
 // allowed, so the properties open it as "name=value" lines.
 void add_system_out(pugi::xml_node node, const TestCase& test) {
   std::string text;
+  if (!test.file.empty()) {
+    text += "file=" + test.file + (test.line > 0 ? ":" + std::to_string(test.line) : "") + "\n";
+  }
   for (const auto& [name, value] : test.properties) {
     text += name + "=" + value + "\n";
   }
@@ -99,7 +103,35 @@ std::string utc_timestamp() {
   return buffer;
 }
 
-std::string render_junit(const std::vector<TestSuite>& suites) {
+JunitFlavour junit_flavour(const char* kseries_junit_flavour, const char* gitlab_ci) {
+  const std::string_view asked = kseries_junit_flavour ? kseries_junit_flavour : "";
+  if (asked == "junit-10") {
+    return JunitFlavour::k_junit10;
+  }
+  if (asked == "gitlab" || (gitlab_ci != nullptr && *gitlab_ci != '\0')) {
+    return JunitFlavour::k_gitlab;
+  }
+  return JunitFlavour::k_junit10;
+}
+
+JunitFlavour junit_flavour_from_environment() {
+  return junit_flavour(std::getenv("KSERIES_JUNIT_FLAVOUR"), std::getenv("GITLAB_CI"));
+}
+
+std::string path_for_report(const std::filesystem::path& path) {
+  std::error_code error;
+  const auto current = std::filesystem::current_path(error);
+  if (error || !path.is_absolute()) {
+    return path.lexically_normal().string();
+  }
+  const auto relative = path.lexically_normal().lexically_relative(current);
+  if (relative.empty() || *relative.begin() == "..") {
+    return path.string();
+  }
+  return relative.string();
+}
+
+std::string render_junit(const std::vector<TestSuite>& suites, JunitFlavour flavour) {
   pugi::xml_document doc;
   auto decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";
@@ -118,6 +150,9 @@ std::string render_junit(const std::vector<TestSuite>& suites) {
       set_attribute(node, "classname", test.classname);
       set_attribute(node, "name", test.name);
       set_attribute(node, "time", seconds_text(test.seconds));
+      if (flavour == JunitFlavour::k_gitlab && !test.file.empty()) {
+        set_attribute(node, "file", test.file);  // GitLab's link; not in junit-10.xsd
+      }
       time += test.seconds;
       switch (test.status) {
         case CaseStatus::k_passed:
@@ -162,7 +197,7 @@ std::string render_junit(const std::vector<TestSuite>& suites) {
 
 void write_junit(const std::filesystem::path& file, const std::vector<TestSuite>& suites,
                  std::ostream& standard_output) {
-  write_report(file, render_junit(suites), standard_output);
+  write_report(file, render_junit(suites, junit_flavour_from_environment()), standard_output);
 }
 
 }  // namespace kseries::report

@@ -14,8 +14,16 @@ std::vector<TestSuite> sample() {
   TestSuite suite;
   suite.name = "kseries apply demo/v2";
   suite.properties = {{"base", "a37409fe"}};
-  TestCase ok{"apply.demo/v2",     "01 first", 0.5, CaseStatus::k_passed, "", "",
-              {{"commit", "abc"}}, ""};
+  TestCase ok{"apply.demo/v2",
+              "01 first",
+              0.5,
+              CaseStatus::k_passed,
+              "",
+              "",
+              {{"commit", "abc"}},
+              "",
+              "",
+              0};
   TestCase bad{"apply.demo/v2",
                "02 second",
                0.25,
@@ -23,9 +31,13 @@ std::vector<TestSuite> sample() {
                "does not apply",
                "hunk 1 <@@ -1 +1 @@> & \x01 control",
                {},
-               ""};
-  TestCase skip{"apply.demo/v2", "03 third", 0, CaseStatus::k_skipped, "not attempted", "", {}, ""};
-  TestCase err{"apply.demo/v2", "04 fourth", 0, CaseStatus::k_error, "tool crashed", "", {}, "out"};
+               "",
+               "",
+               0};
+  TestCase skip{
+      "apply.demo/v2", "03 third", 0, CaseStatus::k_skipped, "not attempted", "", {}, "", "", 0};
+  TestCase err{"apply.demo/v2", "04 fourth", 0, CaseStatus::k_error, "tool crashed", "", {},
+               "out",           "",          0};
   suite.cases = {ok, bad, skip, err};
   return {suite};
 }
@@ -83,6 +95,38 @@ TEST(JunitTest, SuitePropertiesStayCasePropertiesOpenSystemOut) {
   EXPECT_TRUE(doc.select_node("/testsuites/testsuite/properties/property[@name='base']"));
 }
 
+// GitLab reads `file` only from <testcase>; Jenkins xUnit's junit-10.xsd has
+// no `file` there. The default keeps it in system-out; the gitlab flavour
+// writes the attribute as well. The message opens the element text either way.
+TEST(JunitTest, FileIsAnAttributeOnlyForGitlab) {
+  auto suites = sample();
+  suites[0].cases[1].file = "patches/demo/v2/0002-second.patch";
+  suites[0].cases[3].file = "mm/mm_init.c";
+  suites[0].cases[3].line = 1065;
+  for (const auto flavour : {JunitFlavour::k_junit10, JunitFlavour::k_gitlab}) {
+    pugi::xml_document doc;
+    ASSERT_TRUE(doc.load_string(render_junit(suites, flavour).c_str()));
+    const auto bad = doc.select_node("//testcase[@name='02 second']").node();
+    const auto err = doc.select_node("//testcase[@name='04 fourth']").node();
+    const bool gitlab = flavour == JunitFlavour::k_gitlab;
+    EXPECT_EQ(std::string(bad.attribute("file").value()),
+              gitlab ? "patches/demo/v2/0002-second.patch" : "");
+    EXPECT_EQ(std::string(err.attribute("file").value()), gitlab ? "mm/mm_init.c" : "");
+    EXPECT_FALSE(doc.select_node("//testcase[@name='01 first']/@file"));
+    EXPECT_STREQ(bad.child("system-out").text().get(), "file=patches/demo/v2/0002-second.patch\n");
+    EXPECT_STREQ(err.child("system-out").text().get(), "file=mm/mm_init.c:1065\nout");
+    EXPECT_EQ(std::string(bad.child("failure").text().get()).rfind("does not apply\n", 0), 0u);
+  }
+}
+
+TEST(JunitTest, FlavourFromTheEnvironment) {
+  EXPECT_EQ(junit_flavour(nullptr, nullptr), JunitFlavour::k_junit10);
+  EXPECT_EQ(junit_flavour(nullptr, "true"), JunitFlavour::k_gitlab);  // a GitLab job
+  EXPECT_EQ(junit_flavour(nullptr, ""), JunitFlavour::k_junit10);
+  EXPECT_EQ(junit_flavour("junit-10", "true"), JunitFlavour::k_junit10);
+  EXPECT_EQ(junit_flavour("gitlab", nullptr), JunitFlavour::k_gitlab);
+}
+
 TEST(JunitTest, XmlSafeKeepsUtf8AndReplacesWhatXmlCannotCarry) {
   const std::string bad = "\xEF\xBF\xBD";
   EXPECT_EQ(xml_safe("tab\tnl\ncr\r caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x90\xA7"),
@@ -115,11 +159,21 @@ std::vector<TestSuite> hostile() {
                 "",
                 "",
                 {{"commit", "abc"}, {"name " + junk, "value " + junk}},
-                "out " + junk};
-  TestCase fail{"class",           "fail " + junk,   0.25, CaseStatus::k_failed,
-                "message " + junk, "detail " + junk, {},   ""};
-  TestCase error{"class", "error", 0, CaseStatus::k_error, "message " + junk, "", {}, ""};
-  TestCase skip{"class", "skip", 0, CaseStatus::k_skipped, "message " + junk, "", {}, ""};
+                "out " + junk,
+                "",
+                0};
+  TestCase fail{"class",
+                "fail " + junk,
+                0.25,
+                CaseStatus::k_failed,
+                "message " + junk,
+                "detail " + junk,
+                {},
+                "",
+                "",
+                0};
+  TestCase error{"class", "error", 0, CaseStatus::k_error, "message " + junk, "", {}, "", "", 0};
+  TestCase skip{"class", "skip", 0, CaseStatus::k_skipped, "message " + junk, "", {}, "", "", 0};
   suite.cases = {pass, fail, error, skip};
   TestSuite empty;
   empty.name = "empty";
