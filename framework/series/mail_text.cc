@@ -34,7 +34,7 @@ void note_bad(Utf8Text& out, std::size_t offset) {
 
 // Valid UTF-8 kept; every other byte read as Latin-1 (undeclared) or
 // replaced with U+FFFD (declared UTF-8), as counted in `out`.
-void utf8_or(std::string_view bytes, bool latin1, std::size_t offset, Utf8Text& out) {
+void utf8_or(std::string_view bytes, bool latin1, Utf8Text& out) {
   for (std::size_t i = 0; i < bytes.size();) {
     const Utf8Char c = next_utf8_char(bytes.substr(i));
     if (c.length > 0) {
@@ -42,7 +42,7 @@ void utf8_or(std::string_view bytes, bool latin1, std::size_t offset, Utf8Text& 
       i += c.length;
       continue;
     }
-    note_bad(out, offset + i);
+    note_bad(out, i);
     const auto byte = static_cast<unsigned char>(bytes[i++]);
     if (latin1) {
       out.text += static_cast<char>(0xC0 | (byte >> 6));
@@ -90,7 +90,7 @@ void iconv_to_utf8(iconv_t cd, std::string_view bytes, Utf8Text& out) {
   }
   // iconv writes UTF-8, but check rather than trust: the result must be.
   Utf8Text checked;
-  utf8_or(converted, false, 0, checked);
+  utf8_or(converted, false, checked);
   out.text += checked.text;
   out.replaced += checked.replaced;
 }
@@ -117,14 +117,14 @@ Utf8Text to_utf8(std::string_view bytes, std::string_view charset) {
   out.text.reserve(bytes.size());
   const std::string name = to_lower(trim(charset));
   if (name.empty() || is_utf8_name(name)) {
-    utf8_or(bytes, name.empty(), 0, out);
+    utf8_or(bytes, name.empty(), out);
     return out;
   }
   const iconv_t cd = plausible_charset_name(name) ? iconv_open("UTF-8", name.c_str())
                                                   : reinterpret_cast<iconv_t>(-1);
   if (cd == reinterpret_cast<iconv_t>(-1)) {
     out.unknown_charset = true;
-    utf8_or(bytes, true, 0, out);
+    utf8_or(bytes, true, out);
     return out;
   }
   iconv_to_utf8(cd, bytes, out);
