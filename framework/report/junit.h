@@ -47,7 +47,7 @@ struct TestCase {
   // checkpatch or per-patch build case (relative to the working directory
   // when under it, as GitLab links it into the repository), or the source
   // file of a compiler error (relative to the kernel tree) and its line.
-  std::string file;
+  std::string file{};
   int line = 0;
 };
 

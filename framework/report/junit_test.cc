@@ -14,16 +14,8 @@ std::vector<TestSuite> sample() {
   TestSuite suite;
   suite.name = "kseries apply demo/v2";
   suite.properties = {{"base", "a37409fe"}};
-  TestCase ok{"apply.demo/v2",
-              "01 first",
-              0.5,
-              CaseStatus::k_passed,
-              "",
-              "",
-              {{"commit", "abc"}},
-              "",
-              "",
-              0};
+  TestCase ok{"apply.demo/v2",     "01 first", 0.5, CaseStatus::k_passed, "", "",
+              {{"commit", "abc"}}, ""};
   TestCase bad{"apply.demo/v2",
                "02 second",
                0.25,
@@ -31,13 +23,9 @@ std::vector<TestSuite> sample() {
                "does not apply",
                "hunk 1 <@@ -1 +1 @@> & \x01 control",
                {},
-               "",
-               "",
-               0};
-  TestCase skip{
-      "apply.demo/v2", "03 third", 0, CaseStatus::k_skipped, "not attempted", "", {}, "", "", 0};
-  TestCase err{"apply.demo/v2", "04 fourth", 0, CaseStatus::k_error, "tool crashed", "", {},
-               "out",           "",          0};
+               ""};
+  TestCase skip{"apply.demo/v2", "03 third", 0, CaseStatus::k_skipped, "not attempted", "", {}, ""};
+  TestCase err{"apply.demo/v2", "04 fourth", 0, CaseStatus::k_error, "tool crashed", "", {}, "out"};
   suite.cases = {ok, bad, skip, err};
   return {suite};
 }
@@ -159,21 +147,11 @@ std::vector<TestSuite> hostile() {
                 "",
                 "",
                 {{"commit", "abc"}, {"name " + junk, "value " + junk}},
-                "out " + junk,
-                "",
-                0};
-  TestCase fail{"class",
-                "fail " + junk,
-                0.25,
-                CaseStatus::k_failed,
-                "message " + junk,
-                "detail " + junk,
-                {},
-                "",
-                "",
-                0};
-  TestCase error{"class", "error", 0, CaseStatus::k_error, "message " + junk, "", {}, "", "", 0};
-  TestCase skip{"class", "skip", 0, CaseStatus::k_skipped, "message " + junk, "", {}, "", "", 0};
+                "out " + junk};
+  TestCase fail{"class",           "fail " + junk,   0.25, CaseStatus::k_failed,
+                "message " + junk, "detail " + junk, {},   ""};
+  TestCase error{"class", "error", 0, CaseStatus::k_error, "message " + junk, "", {}, ""};
+  TestCase skip{"class", "skip", 0, CaseStatus::k_skipped, "message " + junk, "", {}, ""};
   suite.cases = {pass, fail, error, skip};
   TestSuite empty;
   empty.name = "empty";
