@@ -102,7 +102,7 @@ expect_early_end "$j/apply-usage-stdout.xml" "usage error"
 grep -q '<testcase [^>]* file=' "$j/apply-fail.xml" && fail "a file attribute in the junit-10 flavour"
 grep -q "<system-out>file=[^<]*series/demo/breaks/0001-" "$j/apply-fail.xml" \
   || fail "no file= line in the apply testcase's system-out"
-GITLAB_CI=true expect_exit 1 env -C "$TMP" "$KSERIES" apply --workdir "$TMP/wd" --tree "$repo" \
+KSERIES_JUNIT_FLAVOUR= GITLAB_CI=true expect_exit 1 env -C "$TMP" "$KSERIES" apply --workdir "$TMP/wd" --tree "$repo" \
   --base "$moved" --series series/demo/breaks --junit "$j/apply-fail-gitlab.xml"
 check_junit_gitlab "$j/apply-fail-gitlab.xml" "tests=3 failures=1 errors=0 skipped=2"
 (cd "$TMP" && ls series/demo/breaks/*.patch) >"$TMP/want.files"
