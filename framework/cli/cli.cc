@@ -19,6 +19,10 @@ const std::vector<Command>& commands() {
       {"bisect", "the first patch of a series at which a check fails or a timing regresses",
        run_bisect},
       {"report", "the HTML page and KCIDB file of an earlier run, from its directory", run_report},
+      {"plan", "the gate's cells as independent jobs on N shards (JSON), for CI matrices",
+       run_plan},
+      {"merge", "merge the run directories of a sharded gate into one report and verdict",
+       run_merge},
   };
   return table;
 }

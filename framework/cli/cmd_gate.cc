@@ -96,7 +96,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
       "make -j")("junit", po::value<std::string>(),
                  "also write the JUnit XML report here ('-': stdout)")(
-      "json", po::value<std::string>(), "also write the cells (JSON) here ('-': stdout)");
+      "json", po::value<std::string>(), "also write the cells (JSON) here ('-': stdout)")(
+      "shard", po::value<std::string>(),
+      "I/N: only shard I of `kseries plan --shards N` (then `kseries merge` the N runs)");
   add_run_report_options(options);
   options.add(base_options());
   po::variables_map vm;
@@ -129,6 +131,12 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       throw usage_error("--resume: no gate.json in " + vm["resume"].as<std::string>());
     }
   }
+  if (vm.count("shard")) {
+    const auto spec = run::parse_shard_spec(vm["shard"].as<std::string>());
+    // The jobs follow from the matrix alone: the series are named (loaded,
+    // once) by the gate itself, which writes shard.json.
+    request.share = run::Share{run::make_plan(request.matrix, {}, spec.count), spec.index};
+  }
   const Base base = resolve_base(context, vm);
   request.base = base.commit;
   request.base_label = base.label;
@@ -141,7 +149,11 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   const auto result = run::run_gate(request, services, status);
 
   const std::string text =
-      run::render_gate(result) + "run directory " + request.run_dir.string() + "\n";
+      run::render_gate(result) +
+      (request.share ? "shard " + vm["shard"].as<std::string>() + " of plan " + result.plan_id +
+                           ": its cells only; `kseries merge` every shard\n"
+                     : "") +
+      "run directory " + request.run_dir.string() + "\n";
   text_report_stream(vm) << text;
   write_new_file(request.run_dir / "gate.txt", text);
   const auto suites = junit_suites(result);
@@ -157,6 +169,10 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     return static_cast<int>(ExitCode::k_interrupted);
   }
   return result.ok ? 0 : static_cast<int>(ExitCode::k_check_failed);
+}
+
+std::vector<report::TestSuite> gate_junit_suites(const run::GateResult& result) {
+  return junit_suites(result);
 }
 
 }  // namespace kseries::cli

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "cli/context.h"
+#include "report/junit.h"
+#include "run/gate.h"
 
 namespace kseries::cli {
 
@@ -24,6 +26,12 @@ int run_boot(Context& context, const std::vector<std::string>& args);
 int run_gate(Context& context, const std::vector<std::string>& args);
 int run_bisect(Context& context, const std::vector<std::string>& args);
 int run_report(Context& context, const std::vector<std::string>& args);
+int run_plan(Context& context, const std::vector<std::string>& args);
+int run_merge(Context& context, const std::vector<std::string>& args);
+
+// The gate's JUnit suites (one per series, one testcase per cell), for
+// `kseries gate` and `kseries merge` alike.
+std::vector<report::TestSuite> gate_junit_suites(const run::GateResult& result);
 
 // --configs, else the bundled kernel-configs/.
 std::filesystem::path configs_dir(const po::variables_map& vm);

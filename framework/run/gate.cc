@@ -15,6 +15,7 @@
 #include "report/run_record.h"
 #include "run/checkpatch.h"
 #include "run/expectations.h"
+#include "run/series_name.h"
 #include "run/session_runner.h"
 #include "series/series_chain.h"
 #include "sys/files.h"
@@ -38,17 +39,6 @@ std::string file_safe(std::string name) {
   return name;
 }
 
-// A series that did not load, named by its directory as series are
-// ("zone-device-memmap/v6" for .../zone-device-memmap/v6, else the leaf).
-std::string unloaded_name(const fs::path& dir) {
-  const fs::path clean = dir.lexically_normal();
-  const fs::path leaf_path = clean.has_filename() ? clean : clean.parent_path();
-  const std::string leaf = leaf_path.filename().string();
-  const bool revision = leaf.size() > 1 && (leaf[0] == 'v' || leaf[0] == 'V') &&
-                        std::all_of(leaf.begin() + 1, leaf.end(), ::isdigit);
-  return revision ? leaf_path.parent_path().filename().string() + "/" + leaf : leaf;
-}
-
 // One series through the stages; cells go to the store as they finish.
 class SeriesGate {
  public:
@@ -69,7 +59,7 @@ class SeriesGate {
     } catch (const Error& e) {
       // Named as a loaded series would be: a stable test identity, the path
       // (which differs on every CI runner) only as a property.
-      m_name = unloaded_name(dir);
+      m_name = unloaded_series_name(dir);
       record({m_name,
               "apply",
               CellStatus::k_error,
@@ -99,6 +89,9 @@ class SeriesGate {
  private:
   // A cell finished before (--resume) is taken as it was.
   bool reuse(const std::string& cell) {
+    if (m_request.share && !m_request.share->contains(cell)) {
+      return true;  // another shard's cell: it runs there
+    }
     if (const CellResult* before = m_store.previous(m_name, cell)) {
       m_status.progress("gate " + m_name + ": " + cell + ": " + cell_status_name(before->status) +
                         " (reused from the resumed run)");
@@ -138,6 +131,9 @@ class SeriesGate {
   }
 
   void record(CellResult cell) {
+    if (m_request.share && !m_request.share->contains(cell.cell)) {
+      return;  // apply runs everywhere (the tip is needed), recorded by one shard
+    }
     m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
                       cell_status_name(cell.status) +
                       (cell.summary.empty() ? "" : ": " + cell.summary.substr(0, 200)));
@@ -413,6 +409,28 @@ class SeriesGate {
   std::string m_name;
 };
 
+// With --shard, RUN_DIR/shard.json: the plan with the series named so far
+// (by the gate's one load of each; the rest by their directories until
+// then), the revisions for the merge's comparison, and whether it finished.
+std::string write_shard(const GateRequest& request, const std::vector<PlanSeries>& named,
+                        const std::vector<GatedRevision>& revisions, bool finished) {
+  if (!request.share) {
+    return "";
+  }
+  std::vector<PlanSeries> series = named;
+  for (std::size_t i = named.size(); i < request.series.size(); ++i) {
+    series.push_back({unloaded_series_name(request.series[i]), request.series[i], std::nullopt});
+  }
+  ShardRecord record{make_plan(request.matrix, std::move(series), request.share->plan.shards),
+                     request.share->index,
+                     git::to_hex(request.base),
+                     request.run_dir,
+                     revisions,
+                     finished};
+  write_shard_record(record);
+  return record.plan.id;
+}
+
 }  // namespace
 
 GateResult run_gate(const GateRequest& request, GateServices& services, Status& status) {
@@ -434,6 +452,8 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   for (const auto& cell : request.matrix.cells) {
     planned.push_back(cell.target + " " + cell.test_case);
   }
+  std::vector<PlanSeries> named;  // each series as the gate named it, for the shard record
+  write_shard(request, named, revisions, false);
   for (const auto& dir : request.series) {
     SeriesGate gate(request, services, store, status, time, revisions);
     try {
@@ -447,7 +467,12 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
       result.interruption = e.what();
     }
     const std::string name = gate.name().empty() ? dir.string() : gate.name();
-    const auto verdict = judge_series(name, store.cells(), load_expectations(dir), &planned);
+    named.push_back(plan_series(name, dir));
+    auto expectations = series_expectations(named.back());
+    if (request.share && expectations) {
+      request.share->restrict(*expectations);
+    }
+    const auto verdict = judge_series(name, store.cells(), expectations, &planned);
     result.ok = result.ok && verdict.ok && !result.interrupted;
     result.verdicts.push_back(verdict);
     store.judge(verdict);
@@ -475,6 +500,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   }
   result.time.emplace_back("kseries itself (judging, reports, the rest)", since(start) - accounted);
   store.finish(result.ok, result.interrupted, result.time);
+  result.plan_id = write_shard(request, named, revisions, !result.interrupted);
   return result;
 }
 

@@ -21,6 +21,7 @@
 #include "run/matrix.h"
 #include "run/revision_compare.h"
 #include "run/session.h"
+#include "run/shard.h"
 #include "sys/process.h"
 
 namespace kseries::run {
@@ -37,6 +38,7 @@ struct GateRequest {
   std::string clock = "auto";
   std::optional<std::filesystem::path> resume;  // an earlier run's gate.json
   bool reuse_base_boots = false;                // run/boot_cache.h
+  std::optional<Share> share;  // --shard I/N: only this share's cells run and are judged
 };
 
 struct GateServices {
@@ -56,6 +58,7 @@ struct GateResult {
   std::string interruption;  // what was running: "interrupted while running make ..."
   std::size_t reused = 0;    // cells taken from --resume
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
+  std::string plan_id;  // --shard: the plan's id (as in shard.json and `kseries plan`)
 };
 
 GateResult run_gate(const GateRequest& request, GateServices& services, Status& status);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "core/json_text.h"
 #include "report/junit.h"
 #include "sys/files.h"
@@ -63,20 +64,56 @@ std::string cell_status_name(CellStatus status) {
 CellStore::CellStore(fs::path file)
     : m_file(std::move(file)), m_started(report::utc_timestamp() + "Z") {}
 
+StoredGate load_gate_store(const fs::path& file) {
+  const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  if (json.is_discarded() || !json.is_object() || !json.contains("cells") ||
+      !json["cells"].is_array()) {
+    throw usage_error(file.string() + ": not a gate cell store (no \"cells\" array)");
+  }
+  StoredGate stored;
+  try {
+    if (json.contains("base")) {
+      stored.base_commit = json["base"].value("commit", "");
+      stored.base_label = json["base"].value("label", "");
+    }
+    for (const auto& s : json.value("series", nlohmann::json::array())) {
+      SeriesRecord series{s.value("series", ""), s.value("source", ""), {}, std::nullopt};
+      for (const auto& p : s.value("patches", nlohmann::json::array())) {
+        series.patches.push_back(
+            {p.value("file", ""), p.value("subject", ""), p.value("sha256", "")});
+      }
+      if (s.contains("verdict")) {
+        series.verdict = SeriesVerdict{series.series, s["verdict"].value("ok", false),
+                                       s["verdict"].value("known_bad", false),
+                                       s["verdict"].value("lines", std::vector<std::string>{})};
+      }
+      stored.series.push_back(std::move(series));
+    }
+    for (const auto& c : json["cells"]) {
+      CellResult cell;
+      cell.series = c.value("series", "");
+      cell.cell = c.value("cell", "");
+      cell.status = status_from(c.value("status", ""));
+      cell.summary = c.value("summary", "");
+      cell.detail = c.value("detail", "");
+      cell.seconds = c.value("seconds", 0.0);
+      cell.properties = c.value("properties", std::map<std::string, std::string>{});
+      stored.cells.push_back(std::move(cell));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw usage_error(file.string() + ": not a gate cell store: " + e.what());
+  }
+  return stored;
+}
+
+std::vector<CellResult> load_cells(const fs::path& file) { return load_gate_store(file).cells; }
+
 void CellStore::load_previous(const fs::path& file) {
   const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
   if (json.is_discarded() || !json.contains("cells")) {
     return;
   }
-  for (const auto& c : json["cells"]) {
-    CellResult cell;
-    cell.series = c.value("series", "");
-    cell.cell = c.value("cell", "");
-    cell.status = status_from(c.value("status", ""));
-    cell.summary = c.value("summary", "");
-    cell.detail = c.value("detail", "");
-    cell.seconds = c.value("seconds", 0.0);
-    cell.properties = c.value("properties", std::map<std::string, std::string>{});
+  for (auto& cell : load_cells(file)) {
     if (cell.status != CellStatus::k_error) {
       m_previous.push_back(std::move(cell));
     }

@@ -62,6 +62,18 @@ struct SeriesRecord {
   std::optional<SeriesVerdict> verdict;
 };
 
+// A gate.json read back: the base, the series records (with their
+// verdicts) and every cell (errors too). Error(k_usage) naming the file
+// when it is not a cell store.
+struct StoredGate {
+  std::string base_commit;
+  std::string base_label;
+  std::vector<SeriesRecord> series;
+  std::vector<CellResult> cells;
+};
+StoredGate load_gate_store(const std::filesystem::path& file);
+std::vector<CellResult> load_cells(const std::filesystem::path& file);  // its cells
+
 class CellStore {
  public:
   explicit CellStore(std::filesystem::path file);

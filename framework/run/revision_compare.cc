@@ -81,6 +81,41 @@ GatedRevision gated_revision(const Series& series) {
   return revision;
 }
 
+nlohmann::json gated_revisions_json(const std::vector<GatedRevision>& revisions) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const auto& r : revisions) {
+    nlohmann::json patches = nlohmann::json::array();
+    for (const auto& p : r.patches) {
+      patches.push_back({{"title", p.title}, {"patch_id", p.patch_id}});
+    }
+    json.push_back({{"series", r.series},
+                    {"family", r.family},
+                    {"revision", r.revision},
+                    {"patches", patches}});
+  }
+  return json;
+}
+
+std::vector<GatedRevision> gated_revisions_from_json(const nlohmann::json& json) {
+  std::vector<GatedRevision> revisions;
+  try {
+    for (const auto& r : json) {
+      GatedRevision revision{r.at("series").get<std::string>(),
+                             r.at("family").get<std::string>(),
+                             r.at("revision").get<int>(),
+                             {}};
+      for (const auto& p : r.at("patches")) {
+        revision.patches.push_back(
+            {p.at("title").get<std::string>(), p.at("patch_id").get<std::string>()});
+      }
+      revisions.push_back(std::move(revision));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw usage_error(std::string("not a list of gated revisions: ") + e.what());
+  }
+  return revisions;
+}
+
 std::string patch_change_name(PatchChange change) {
   switch (change) {
     case PatchChange::k_unchanged:

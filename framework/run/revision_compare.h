@@ -37,6 +37,11 @@ struct GatedRevision {
 // the diff: never "unchanged").
 GatedRevision gated_revision(const Series& series);
 
+// GatedRevisions as JSON and back (a sharded gate hands them to the merge,
+// which has no series checkout); Error(k_usage) on malformed JSON.
+nlohmann::json gated_revisions_json(const std::vector<GatedRevision>& revisions);
+std::vector<GatedRevision> gated_revisions_from_json(const nlohmann::json& json);
+
 enum class PatchChange { k_unchanged, k_changed, k_new, k_dropped };
 std::string patch_change_name(PatchChange change);  // "unchanged", "changed", "new", "dropped"
 

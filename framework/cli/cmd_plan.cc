@@ -1,0 +1,55 @@
+// kseries plan: a thin driver over run/shard.h. Prints the gate's cells as
+// independent jobs (JSON), each job assigned to one of N shards, so CI can
+// start one `kseries gate --shard I/N` per shard and `kseries merge` them.
+#include <algorithm>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/json_text.h"
+#include "report/output.h"
+#include "run/matrix.h"
+#include "run/shard.h"
+
+namespace kseries::cli {
+
+namespace fs = std::filesystem;
+
+int run_plan(Context& context, const std::vector<std::string>& args) {
+  po::options_description options("kseries plan options");
+  options.add_options()("series", po::value<std::vector<std::string>>()->composing(),
+                        "a series revision (directory or mbox); repeat for several")(
+      "matrix", po::value<std::string>()->default_value("default"),
+      "default, full, or a matrix file (kernel-configs/matrices/)")(
+      "shards", po::value<int>()->default_value(1), "how many shards (machines) to plan for")(
+      "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "json", po::value<std::string>()->default_value("-"), "where the plan goes ('-': stdout)");
+  po::variables_map vm;
+  if (!parse_command_line("plan", "--series DIR [--series DIR ...] [--matrix M] [--shards N]", args,
+                          options, vm, context)) {
+    return 0;
+  }
+  if (!vm.count("series")) {
+    throw usage_error("give at least one --series DIR");
+  }
+  std::vector<fs::path> series;
+  for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
+    series.push_back(fs::absolute(s));
+  }
+  const auto matrix =
+      run::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());
+  const auto plan = run::make_plan(matrix, run::load_plan_series(series), vm["shards"].as<int>());
+  report::write_report(vm["json"].as<std::string>(), json_text(run::plan_json(plan)));
+  int empty = 0;
+  for (int i = 1; i <= plan.shards; ++i) {
+    empty += std::none_of(plan.jobs.begin(), plan.jobs.end(),
+                          [&](const run::PlanJob& job) { return job.shard == i; });
+  }
+  progress("plan " + plan.id + ": " + std::to_string(plan.jobs.size()) + " job(s) on " +
+           std::to_string(plan.shards) + " shard(s)" +
+           (empty ? ", " + std::to_string(empty) +
+                        " of them empty (more shards than jobs: they only apply the series)"
+                  : ""));
+  return 0;
+}
+
+}  // namespace kseries::cli

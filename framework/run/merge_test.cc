@@ -1,0 +1,177 @@
+#include "run/merge.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::run {
+namespace {
+
+using testing::put_file;
+using testing::TempDir;
+
+// Two series, good and bad (known-bad: kasan must fail with "differs"),
+// on three shards, each shard's run directory written as `gate --shard` does.
+class MergeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    put_file(m_dir / "series/bad/expect", "fail: kasan memmap-equivalence: differs\n");
+    m_matrix =
+        parse_matrix("per-patch: pmem\ncell: pmem memmap-timing\ncell: kasan memmap-equivalence\n",
+                     "m/toy.matrix");
+    m_plan =
+        make_plan(m_matrix, load_plan_series({m_dir / "series/good", m_dir / "series/bad"}), 3);
+  }
+
+  CellResult cell(const std::string& series, const std::string& name, CellStatus status,
+                  const std::string& detail = "") const {
+    return {series, name, status, name + " " + cell_status_name(status), detail, 1, {}};
+  }
+
+  // Every cell of the plan, with bad's kasan cell failing as expected.
+  std::vector<CellResult> all_cells() const {
+    std::vector<CellResult> cells;
+    for (const char* series : {"good", "bad"}) {
+      for (const auto& name : m_plan.cells) {
+        const bool fails = std::string(series) == "bad" && name == "kasan memmap-equivalence";
+        cells.push_back(cell(series, name, fails ? CellStatus::k_fail : CellStatus::k_pass,
+                             fails ? "fast path differs from slow path" : ""));
+      }
+    }
+    return cells;
+  }
+
+  std::filesystem::path shard(int index, const std::vector<CellResult>& cells,
+                              const Plan* plan = nullptr, bool finished = true,
+                              const std::string& base = "abc") {
+    const Plan& p = plan ? *plan : m_plan;
+    const auto dir = m_dir / ("run-" + std::to_string(m_runs++));
+    std::filesystem::create_directories(dir);
+    CellStore store(dir / "gate.json");
+    for (const auto& c : cells) {
+      if (p.shard_of(c.cell) == index) {
+        store.record(c);
+      }
+    }
+    write_shard_record({p, index, base, dir, {}, finished});
+    return dir;
+  }
+
+  std::string error_of(const std::vector<std::filesystem::path>& dirs) {
+    try {
+      merge_shards(dirs);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::k_usage);
+      return e.what();
+    }
+    return "";
+  }
+
+  TempDir m_dir;
+  Matrix m_matrix;
+  Plan m_plan;
+  int m_runs = 0;
+};
+
+TEST_F(MergeTest, ThreeShardsGiveTheSingleMachineVerdictInTheGateOrder) {
+  const auto cells = all_cells();
+  // In reverse order: the merge orders the cells as the gate runs them.
+  const auto merged = merge_shards({shard(3, cells), shard(2, cells), shard(1, cells)});
+  ASSERT_EQ(merged.gate.cells.size(), cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(merged.gate.cells[i].series + " " + merged.gate.cells[i].cell,
+              cells[i].series + " " + cells[i].cell);
+  }
+  ASSERT_EQ(merged.gate.verdicts.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto single = judge_series(merged.gate.verdicts[i].series, cells,
+                                     series_expectations(m_plan.series[i]), &m_plan.cells);
+    EXPECT_EQ(merged.gate.verdicts[i].ok, single.ok);
+    EXPECT_EQ(merged.gate.verdicts[i].lines, single.lines);
+  }
+  EXPECT_TRUE(merged.gate.verdicts[1].known_bad);
+  EXPECT_TRUE(merged.gate.ok);
+  EXPECT_EQ(merged.base, "abc");
+}
+
+TEST_F(MergeTest, ExpectationsAreJudgedAfterMerging) {
+  auto cells = all_cells();
+  // The known-bad revision's kasan cell passes: the shard that ran it cannot
+  // know (its expectation belongs to the merge), the merge must fail it.
+  for (auto& c : cells) {
+    if (c.series == "bad" && c.cell == "kasan memmap-equivalence") {
+      c = cell("bad", c.cell, CellStatus::k_pass);
+    }
+  }
+  const auto merged = merge_shards({shard(1, cells), shard(2, cells), shard(3, cells)});
+  EXPECT_FALSE(merged.gate.ok);
+  EXPECT_FALSE(merged.gate.verdicts[1].ok);
+  EXPECT_TRUE(merged.gate.verdicts[0].ok);
+}
+
+TEST_F(MergeTest, AMissingShardIsAnError) {
+  const auto cells = all_cells();
+  EXPECT_NE(error_of({shard(1, cells), shard(3, cells)}).find("2/3 missing"), std::string::npos);
+}
+
+TEST_F(MergeTest, ADuplicatedShardIsAnError) {
+  const auto cells = all_cells();
+  const auto two = shard(2, cells);
+  EXPECT_NE(error_of({shard(1, cells), two, shard(3, cells), two}).find("2/3 given twice"),
+            std::string::npos);
+  EXPECT_NE(error_of({shard(1, cells), shard(2, cells), shard(3, cells), shard(2, cells)})
+                .find("given twice"),
+            std::string::npos);
+}
+
+TEST_F(MergeTest, ShardsOfDifferentPlansOrBasesDoNotMerge) {
+  const auto cells = all_cells();
+  auto other_matrix = m_matrix;
+  other_matrix.cells.pop_back();
+  const auto other =
+      make_plan(other_matrix, load_plan_series({m_dir / "series/good", m_dir / "series/bad"}), 3);
+  EXPECT_NE(
+      error_of({shard(1, cells), shard(2, cells, &other), shard(3, cells)}).find("different plans"),
+      std::string::npos);
+  const auto fewer = make_plan(m_matrix, load_plan_series({m_dir / "series/good"}), 3);
+  EXPECT_NE(
+      error_of({shard(1, cells), shard(2, cells, &fewer), shard(3, cells)}).find("different plans"),
+      std::string::npos);
+  EXPECT_NE(error_of({shard(1, cells), shard(2, cells, nullptr, true, "def"), shard(3, cells)})
+                .find("against base def"),
+            std::string::npos);
+}
+
+TEST_F(MergeTest, AnUnfinishedShardIsAnError) {
+  const auto cells = all_cells();
+  EXPECT_NE(error_of({shard(1, cells), shard(2, cells, nullptr, false), shard(3, cells)})
+                .find("did not finish"),
+            std::string::npos);
+}
+
+TEST_F(MergeTest, ACellOfAnotherShardOrTwiceIsAnError) {
+  const auto cells = all_cells();
+  const auto one = shard(1, cells);
+  // Shard 1's store gains a cell the plan gives to another shard.
+  const std::string foreign = m_plan.shard_of("apply") == 1 ? "kasan memmap-equivalence" : "apply";
+  ASSERT_NE(m_plan.shard_of(foreign), 1);
+  CellStore store(one / "gate.json");
+  for (auto& c : load_cells(one / "gate.json")) {
+    store.record(c);
+  }
+  store.record(cell("good", foreign, CellStatus::k_pass));
+  EXPECT_NE(error_of({one, shard(2, cells), shard(3, cells)}).find("which plan"),
+            std::string::npos);
+}
+
+TEST_F(MergeTest, ASeriesWithNoCellAnywhereIsAnError) {
+  auto cells = all_cells();
+  std::erase_if(cells, [](const CellResult& c) { return c.series == "bad"; });
+  EXPECT_NE(
+      error_of({shard(1, cells), shard(2, cells), shard(3, cells)}).find("series bad has no cell"),
+      std::string::npos);
+}
+
+}  // namespace
+}  // namespace kseries::run

@@ -1,0 +1,57 @@
+# The toy gate the sharding scenarios share (sourced after lib.bash, with
+# fake-bin on PATH): a toy kernel tree with a base commit, three series
+# (good; slow, a timing regression; breaks, a build break mended two patches
+# later), both known-bad with expectations, targets toy, other (both with
+# pmem) and nopmem, the matrix toy (per-patch toy; demo on each target) and
+# small (demo on other). Sets $base, series=(--series ...), tree=(--configs
+# ... --tree ... --base ...).
+[ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
+command -v jq >/dev/null || { echo "skipped: jq is not installed"; exit 77; }
+repo=$TMP/toy
+mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
+  "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
+git -C "$repo" init -q -b main
+printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
+printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
+chmod +x "$repo/scripts/kconfig/merge_config.sh"
+echo "int a;" >"$repo/a.c"
+git -C "$repo" add -A && git -C "$repo" commit -q -m base
+base=$(git -C "$repo" rev-parse HEAD)
+make_series() {  # make_series NAME FILE CONTENT [FILE CONTENT]...
+  local name=$1; shift
+  git -C "$repo" checkout -q -b "$name" "$base"
+  while [ $# -gt 0 ]; do
+    printf '%s\n' "$2" >"$repo/$1" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: $1 for $name"
+    shift 2
+  done
+  git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$base" "$base..$name"
+  (cd "$TMP/series/demo/$name" && ls *.patch >series)
+  git -C "$repo" checkout -q main
+}
+make_series good speed fast b.c "int b;"
+make_series slow speed slow
+make_series breaks b.c "BROKEN" b.c "int b;" speed fast
+printf "fail: toy demo: slower\nfail: other demo: slower\n" >"$TMP/series/demo/slow/expect"
+echo "fail: per-patch toy: patch 1/3" >"$TMP/series/demo/breaks/expect"
+echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
+printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
+printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/other.target"
+printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
+printf 'per-patch: toy\ncell: toy demo setups=fsdax-dev,devdax-mem\ncell: other demo\ncell: nopmem demo\n' \
+  >"$TMP/configs/matrices/toy.matrix"
+printf 'cell: other demo\n' >"$TMP/configs/matrices/small.matrix"
+printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
+printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
+chmod +x "$TMP/cases/demo/guest.sh"
+printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+export KSERIES_KVM_DEVICE=$TMP/no-kvm
+series=(--series "$TMP/series/demo/good" --series "$TMP/series/demo/slow"
+        --series "$TMP/series/demo/breaks")
+tree=(--configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo" --base "$base")
+
+# what_was_judged OUT JSON: the cells (series cell status, gate order) and
+# the verdict lines, without times, paths or run directories.
+what_was_judged() {
+  jq -r '.cells[] | "\(.series) | \(.cell) | \(.status)"' "$2"
+  grep -E '^  (verdict:|expected failure holds|FAILED|ERROR)|^gate: ' "$1"
+}
