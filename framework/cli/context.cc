@@ -57,8 +57,15 @@ bool parse_command_line(const std::string& command, const std::string& synopsis,
     }
     const auto parsed = parser.run();
     // Program_options drops words no positional description claims; a word
-    // there is an option whose --name was forgotten ("--tree T base").
-    const auto stray = po::collect_unrecognized(parsed.options, po::include_positional);
+    // there is an option whose --name was forgotten ("--tree T base"). (Not
+    // collect_unrecognized(include_positional): it also returns the words a
+    // positional description did claim.)
+    std::vector<std::string> stray;
+    for (const auto& option : parsed.options) {
+      if (option.unregistered || option.string_key.empty()) {
+        stray.insert(stray.end(), option.original_tokens.begin(), option.original_tokens.end());
+      }
+    }
     if (!stray.empty()) {
       std::string words;
       for (const auto& word : stray) {
