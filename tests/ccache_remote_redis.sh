@@ -11,20 +11,16 @@
 # sets only CCACHE_DIR and CCACHE_MAXSIZE), so a shard's kernel builds use the
 # same settings.
 source "$(dirname "$0")/lib.bash"
-command -v redis-server >/dev/null || { echo "skipped: redis-server is not installed"; exit 77; }
-command -v ccache >/dev/null || { echo "skipped: ccache is not installed"; exit 77; }
+skip_unless_installed redis-server redis-cli ccache
 ccache --version | grep -q 'redis-storage' || { echo "skipped: this ccache has no redis-storage"; exit 77; }
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_ports 1)
 mkdir -p "$TMP/redis"
 redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$TMP/redis" \
   >"$TMP/redis/log" 2>&1 &
 redis_pid=$!
-trap 'kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 50); do
-  [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && break
-  sleep 0.1
-done
-[ "$(redis-cli -p "$port" ping)" = PONG ] || { cat "$TMP/redis/log"; fail "redis-server did not start"; }
+at_exit "kill $redis_pid; wait $redis_pid"
+redis_up() { [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ]; }
+wait_until 10 redis_up || { cat "$TMP/redis/log"; fail "redis-server did not answer on port $port within 10 s"; }
 export CCACHE_CONFIGPATH=$TMP/ccache.conf  # nothing from /etc or the user
 : >"$CCACHE_CONFIGPATH"
 export CCACHE_REMOTE_STORAGE=${KSERIES_TEST_REMOTE:-redis://127.0.0.1:$port}

@@ -6,7 +6,7 @@
 # small (demo on other). Sets $base, series=(--series ...), tree=(--configs
 # ... --tree ... --base ...).
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
-command -v jq >/dev/null || { echo "skipped: jq is not installed"; exit 77; }
+skip_unless_installed jq
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"

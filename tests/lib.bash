@@ -15,13 +15,14 @@ export GIT_CONFIG_NOSYSTEM=1 HOME=$TMP
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # expect_exit CODE CMD...: runs CMD, keeps stdout/stderr in $TMP/out, $TMP/err.
+# CODE may list alternatives: "0|1".
 expect_exit() {
   local want=$1; shift
   set +e
   "$@" >"$TMP/out" 2>"$TMP/err"
   local got=$?
   set -e
-  if [ "$got" != "$want" ]; then
+  if ! [[ "$got" =~ ^($want)$ ]]; then
     echo "--- stdout"; cat "$TMP/out"; echo "--- stderr"; cat "$TMP/err"
     fail "expected exit $want, got $got: $*"
   fi
@@ -50,4 +51,58 @@ Signed-off-by: Toy Author <toy@example.com>"
   echo "added" >"$repo/added.txt"
   git -C "$repo" add -A
   git -C "$repo" commit -q -m "toy: rename and add"
+}
+
+# skip_unless_installed TOOL...: exit 77 ("skipped: ...") unless each TOOL
+# is on PATH (or in /usr/sbin, where Debian puts daemons).
+skip_unless_installed() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] \
+      || { echo "skipped: $tool is not installed"; exit 77; }
+  done
+}
+
+# free_ports N: N distinct TCP ports free on 127.0.0.1 now, one a line.
+free_ports() {
+  /usr/bin/python3 -c '
+import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print("\n".join(str(s.getsockname()[1]) for s in socks))' "$1"
+}
+
+# wait_until SECONDS CMD...: polls CMD (quietly) every 0.1 s; 1 when it has
+# not succeeded within SECONDS.
+wait_until() {
+  local tries=$(($1 * 10)); shift
+  while [ $tries -gt 0 ]; do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  return 1
+}
+
+# at_exit CMD: runs CMD (eval'd, failures ignored) when the scenario ends,
+# the last registered first, before $TMP goes: also when it fails, or is
+# ended by SIGINT/SIGTERM. For daemons a scenario starts. A scenario killed
+# outright (SIGKILL: ctest's timeout) runs no trap: a watcher outside its
+# process tree runs CMD (and removes $TMP) once the scenario's shell is gone.
+AT_EXIT=()
+at_exit() {
+  AT_EXIT=("$1" "${AT_EXIT[@]}")
+  trap run_at_exit EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  (setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; eval "$2" || true; rm -rf "$3"' \
+    - "$$" "$1" "$TMP" </dev/null >/dev/null 2>&1 &)
+}
+run_at_exit() {
+  local cmd
+  for cmd in "${AT_EXIT[@]}"; do
+    eval "$cmd" || true
+  done
+  rm -rf "$TMP"
 }
