@@ -110,6 +110,43 @@ TEST_F(MergeTest, ExpectationsAreJudgedAfterMerging) {
   EXPECT_TRUE(merged.gate.verdicts[0].ok);
 }
 
+TEST_F(MergeTest, PathsUnderAMovedShardDirectoryPointWhereItIsNow) {
+  // Each shard's directory copied elsewhere (CI artifacts) after it ran.
+  std::vector<std::filesystem::path> dirs;
+  for (int i = 1; i <= 3; ++i) {
+    const auto ran = m_dir / ("ran-" + std::to_string(i));
+    std::filesystem::create_directories(ran);
+    CellStore store(ran / "gate.json");
+    store.describe({"good", "good.mbox", {{(ran / "patches/1.patch").string(), "s", "ab"}}, {}});
+    for (auto c : all_cells()) {
+      if (m_plan.shard_of(c.cell) == i) {
+        c.properties["run_dir"] = (ran / "cells" / c.cell).string();
+        c.properties["elsewhere"] = "/srv/ci/cells/" + c.cell;
+        store.record(c);
+      }
+    }
+    write_shard_record({m_plan, i, "abc", ran, {}, true});
+    dirs.push_back(m_dir / ("artifacts-" + std::to_string(i)));
+    std::filesystem::rename(ran, dirs.back());
+  }
+  const auto merged = merge_shards(dirs);
+  ASSERT_EQ(merged.gate.cells.size(), all_cells().size());
+  for (const auto& c : merged.gate.cells) {
+    const auto now = dirs[static_cast<std::size_t>(m_plan.shard_of(c.cell) - 1)];
+    EXPECT_EQ(c.properties.at("run_dir"), (now / "cells" / c.cell).string());
+    EXPECT_EQ(c.properties.at("elsewhere"), "/srv/ci/cells/" + c.cell);  // not under it: kept
+  }
+  // The series records are the apply shard's; a series it did not describe
+  // still has one (its name, no patches).
+  ASSERT_EQ(merged.series.size(), 2u);
+  ASSERT_EQ(merged.series[0].patches.size(), 1u);
+  EXPECT_EQ(
+      merged.series[0].patches[0].file,
+      (dirs[static_cast<std::size_t>(m_plan.shard_of("apply") - 1)] / "patches/1.patch").string());
+  EXPECT_EQ(merged.series[1].series, "bad");
+  EXPECT_TRUE(merged.series[1].patches.empty());
+}
+
 TEST_F(MergeTest, AMissingShardIsAnError) {
   const auto cells = all_cells();
   EXPECT_NE(error_of({shard(1, cells), shard(3, cells)}).find("2/3 missing"), std::string::npos);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "git/libgit2.h"
 #include "testing/patch_text.h"
 #include "testing/temp_dir.h"
@@ -107,6 +108,22 @@ TEST(PairPatchesTest, AnUnparsedPatchIsNeverUnchanged) {
 // Two revisions of a toy series on disk, through load_series and libgit2's
 // patch-ids: v2 moves patch 1 by ten lines (same patch-id), changes 2,
 // drops 3 and adds one.
+TEST(GatedRevisionJsonTest, RoundTripsAndRefusesAMalformedList) {
+  // A sharded gate hands its revisions to the merge through shard.json.
+  const std::vector<GatedRevision> revisions{
+      {"demo/v1", "demo", 1, {{"mm: a", "0123abcd"}, {"mm: b", ""}}}, {"demo/v2", "demo", 2, {}}};
+  const auto back = gated_revisions_from_json(gated_revisions_json(revisions));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].series, "demo/v1");
+  EXPECT_EQ(back[0].family, "demo");
+  EXPECT_EQ(back[1].revision, 2);
+  ASSERT_EQ(back[0].patches.size(), 2u);
+  EXPECT_EQ(back[0].patches[0].title, "mm: a");
+  EXPECT_EQ(back[0].patches[0].patch_id, "0123abcd");
+  EXPECT_EQ(back[0].patches[1].patch_id, "");
+  EXPECT_THROW(gated_revisions_from_json(nlohmann::json::parse(R"([{"series": "x"}])")), Error);
+}
+
 TEST(CompareRevisionsTest, ToySeriesV1ToV2) {
   git::Session session;
   TempDir tmp;

@@ -53,6 +53,22 @@ TEST(ShardTest, OneJobPerTargetPlusTheSeriesJobEveryCellOnce) {
   EXPECT_EQ(plan.shard_of("pmem no-such-case"), 0);
 }
 
+TEST(ShardTest, TheJobsFollowFromTheMatrixAloneNotTheSeries) {
+  // What lets `gate --shard` take its share before it loads (names) any
+  // series: each series source is read once, by the gate.
+  TempDir dir;
+  put_file(dir / "demo/expect", "fail: pmem memmap-types: _refcount\n");
+  const auto named = make_plan(default_matrix(), load_plan_series({dir / "demo", dir / "x"}), 3);
+  const auto unnamed = make_plan(default_matrix(), {}, 3);
+  EXPECT_EQ(unnamed.cells, named.cells);
+  ASSERT_EQ(unnamed.jobs.size(), named.jobs.size());
+  for (std::size_t i = 0; i < named.jobs.size(); ++i) {
+    EXPECT_EQ(unnamed.jobs[i].cells, named.jobs[i].cells);
+    EXPECT_EQ(unnamed.jobs[i].shard, named.jobs[i].shard);
+  }
+  EXPECT_NE(unnamed.id, named.id);  // the id does cover the series
+}
+
 TEST(ShardTest, LongestJobFirstOntoTheLeastLoadedShard) {
   TempDir dir;
   const auto plan = make_plan(default_matrix(), load_plan_series({dir / "demo"}), 2);
