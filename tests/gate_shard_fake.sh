@@ -85,12 +85,13 @@ while read -r d; do
 done <"$TMP/moved.dirs"
 
 # A shard reads each series source once (a FIFO mbox can be read once: a
-# second open would block until the timeout).
+# second open would block until the timeout; SIGKILL 5 s later, as kseries
+# takes SIGTERM as a flag and a blocked open() does not see it).
 git -C "$repo" format-patch -q --stdout --base="$base" "$base..good" >"$TMP/good.mbox"
 mkfifo "$TMP/good.fifo"
 timeout 60 sh -c 'cat "$1" >"$2"' - "$TMP/good.mbox" "$TMP/good.fifo" &
 writer=$!
-expect_exit 0 timeout 60 "$KSERIES" gate --workdir "$TMP/fifo.wd" "${tree[@]}" --matrix toy \
+expect_exit 0 timeout -k 5 60 "$KSERIES" gate --workdir "$TMP/fifo.wd" "${tree[@]}" --matrix toy \
   --series "$TMP/good.fifo" --shard 1/3
 wait "$writer"
 fifo_run=$(sed -n 's/^run directory //p' "$TMP/out")
