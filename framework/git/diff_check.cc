@@ -58,6 +58,12 @@ std::string path_problem(std::string_view path) {
 
 void check_file(const git_diff_file& file, const char* side, const std::string& what) {
   if (file.path == nullptr) {
+    // No path, yet a header may still have given this side a mode (an
+    // index line): whatever the side, only regular modes pass.
+    if (auto problem = mode_problem(file.mode); !problem.empty()) {
+      throw usage_error(what + ": refuses " + problem + " (" + side +
+                        " mode as libgit2 reads the diff, a side without a path)");
+    }
     return;
   }
   if (auto problem = path_problem(file.path); !problem.empty()) {

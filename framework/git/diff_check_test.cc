@@ -93,6 +93,22 @@ TEST(DiffCheckTest, RefusesTheModeOfAnIndexLine) {
                   "a submodule (mode 160000) on 's'"));
 }
 
+// Found by fuzz/diff_parsed in a 600 s run: a new file whose index line
+// carries a mode gives the /dev/null side (no path) that mode; the check
+// skipped a side without a path, modes included.
+TEST(DiffCheckTest, RefusesAnOddModeOnTheSideWithoutAPath) {
+  // libgit2 reads this as a new file 'x/' whose old side has no path and
+  // mode 050322 (the fuzzer's input, its first deltas left out).
+  const auto error = refusal(
+      "diff --git a/inclu-----BEGIN CERTIF-.h b/include/asm-generic/struct_page_inti.h\n"
+      "new file mode 100644\n"
+      "index 000000000..f58d290e 050322\n"
+      "--- eull\n"
+      "+++ b/x/\n"
+      "d");
+  EXPECT_TRUE(has(error, "refuses mode 050322, which is not a regular file")) << error;
+}
+
 TEST(DiffCheckTest, RefusesAChangeToASymlink) {
   const auto error = refusal("diff --git a/f b/f\nold mode 100644\nnew mode 0120000\n");
   EXPECT_TRUE(has(error, "refuses a symlink (mode 120000) on 'f' (new mode")) << error;
