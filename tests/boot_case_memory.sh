@@ -6,10 +6,7 @@ export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/cases/lib"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 base=$(git -C "$repo" rev-parse HEAD)

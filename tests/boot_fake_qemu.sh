@@ -6,10 +6,7 @@ export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/cases/demo" "$TMP/cases/lib"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 base=$(git -C "$repo" rev-parse HEAD)
@@ -26,10 +23,7 @@ echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
 printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
 printf 'fragments: a\nfeatures: pmem\ncannot: map=dev: no memmap in pmem here\n' >"$TMP/configs/targets/nodev.target"
-printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
-printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
-chmod +x "$TMP/cases/demo/guest.sh"
-printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+toy_demo_case
 # The KVM device is one this test controls, so each accelerator path runs on
 # every machine, with or without a /dev/kvm of its own.
 : >"$TMP/kvm"

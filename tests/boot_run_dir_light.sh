@@ -8,10 +8,7 @@ export PATH="$SRC/tests/fake-bin:$PATH"
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 base=$(git -C "$repo" rev-parse HEAD)
@@ -21,10 +18,7 @@ git -C "$repo" format-patch -q -o "$TMP/series/demo/v1" --base="$base" HEAD~1
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
 printf 'cell: toy demo setups=devdax-mem\n' >"$TMP/configs/matrices/toy.matrix"
-printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
-printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
-chmod +x "$TMP/cases/demo/guest.sh"
-printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+toy_demo_case
 # A KVM device that exists and fails: the probe boots too.
 : >"$TMP/kvm"
 export KSERIES_KVM_DEVICE=$TMP/kvm

@@ -9,10 +9,7 @@ export PATH="$SRC/tests/fake-bin:$PATH"
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo"
 # The tree's own style checker (a stand-in): one warning per added "TODO".
 cat >"$repo/scripts/checkpatch.pl" <<'CP'
 my $f = $ARGV[-1]; open(my $h, '<', $f) or die; my $n = 0;
@@ -41,10 +38,7 @@ printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
 printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
 printf 'per-patch: toy\ncell: toy demo setups=fsdax-dev,devdax-mem\ncell: nopmem demo\n' \
   >"$TMP/configs/matrices/toy.matrix"
-printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
-printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
-chmod +x "$TMP/cases/demo/guest.sh"
-printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+toy_demo_case
 export KSERIES_KVM_DEVICE=$TMP/no-kvm
 common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
         --base "$base" --matrix toy)

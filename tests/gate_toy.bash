@@ -10,10 +10,7 @@ skip_unless_installed jq
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 base=$(git -C "$repo" rev-parse HEAD)
@@ -40,10 +37,7 @@ printf 'fragments: a\nfeatures: none\n' >"$TMP/configs/targets/nopmem.target"
 printf 'per-patch: toy\ncell: toy demo setups=fsdax-dev,devdax-mem\ncell: other demo\ncell: nopmem demo\n' \
   >"$TMP/configs/matrices/toy.matrix"
 printf 'cell: other demo\n' >"$TMP/configs/matrices/small.matrix"
-printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
-printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
-chmod +x "$TMP/cases/demo/guest.sh"
-printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+toy_demo_case
 export KSERIES_KVM_DEVICE=$TMP/no-kvm
 series=(--series "$TMP/series/demo/good" --series "$TMP/series/demo/slow"
         --series "$TMP/series/demo/breaks")

@@ -48,10 +48,7 @@ done
 repo=$TMP/kernel
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\n' >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 kbase=$(git -C "$repo" rev-parse HEAD)
@@ -62,10 +59,7 @@ git -C "$repo" format-patch -q --stdout --base="$kbase" "$kbase..HEAD" >"$TMP/de
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
 printf 'per-patch: toy\ncell: toy demo setups=fsdax-dev\n' >"$TMP/configs/matrices/toy.matrix"
-printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
-printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
-chmod +x "$TMP/cases/demo/guest.sh"
-printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+toy_demo_case
 export KSERIES_KVM_DEVICE=$TMP/no-kvm
 common=(--configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
         --base "$kbase" --matrix toy)

@@ -14,11 +14,7 @@ export PATH="$SRC/tests/fake-bin:$PATH"
 repo=$TMP/toy
 mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" \
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib" "$TMP/j"
-git -C "$repo" init -q -b main
-printf 'config DEMO_A\n\tbool "a"\nconfig DEMO_B\n\tbool "b"\nconfig DEMO_IMPOSSIBLE\n\tbool "i"\n\tdepends on DEMO_B\n' \
-  >"$repo/Kconfig"
-printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$repo/scripts/kconfig/merge_config.sh"
-chmod +x "$repo/scripts/kconfig/merge_config.sh"
+toy_kernel "$repo" 'config DEMO_A\n\tbool "a"\nconfig DEMO_B\n\tbool "b"\nconfig DEMO_IMPOSSIBLE\n\tbool "i"\n\tdepends on DEMO_B\n'
 printf 'exit 0;\n' >"$repo/scripts/checkpatch.pl"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
@@ -48,10 +44,7 @@ printf 'base: tinyconfig\nfragments: a\nfeatures: none\n' >"$TMP/configs/targets
 printf 'base: tinyconfig\nfragments: a impossible\n' >"$TMP/configs/targets/nope.target"
 printf 'per-patch: toy\ncell: toy demo setups=fsdax-dev,devdax-mem\ncell: nopmem demo\n' \
   >"$TMP/configs/matrices/toy.matrix"
-printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
-printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
-chmod +x "$TMP/cases/demo/guest.sh"
-printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+toy_demo_case
 export KSERIES_KVM_DEVICE=$TMP/no-kvm
 tree=(--workdir "$TMP/wd" --tree "$repo" --base "$base")
 configs=(--configs "$TMP/configs" --testcases "$TMP/cases")

@@ -106,3 +106,26 @@ run_at_exit() {
   done
   rm -rf "$TMP"
 }
+
+# toy_kernel DIR [KCONFIG]: an empty git repository (branch main) shaped like
+# a kernel tree for the stand-in make (tests/fake-bin): a Kconfig (KCONFIG,
+# printf-escaped; by default one bool DEMO_A) and a
+# scripts/kconfig/merge_config.sh that appends the fragments to the config.
+toy_kernel() {
+  local dir=$1 kconfig=${2:-'config DEMO_A\n\tbool "a"\n'}
+  mkdir -p "$dir/scripts/kconfig"
+  git -C "$dir" init -q -b main
+  printf "$kconfig" >"$dir/Kconfig"
+  printf '#!/bin/sh\nshift 3; cfg=$1; shift; cat "$@" >>"$cfg"\n' >"$dir/scripts/kconfig/merge_config.sh"
+  chmod +x "$dir/scripts/kconfig/merge_config.sh"
+}
+
+# toy_demo_case: the testcases directory $TMP/cases with an empty lib/init
+# and the case demo (an empty guest.sh; needs pmem; 30 s).
+toy_demo_case() {
+  mkdir -p "$TMP/cases/demo" "$TMP/cases/lib"
+  printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
+  printf '#!/bin/sh\n' >"$TMP/cases/demo/guest.sh"
+  chmod +x "$TMP/cases/demo/guest.sh"
+  printf 'description: demo\nneeds: pmem\ntimeout: 30\n' >"$TMP/cases/demo/case.conf"
+}
