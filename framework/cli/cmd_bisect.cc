@@ -100,9 +100,7 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
   }
 }
 
-}  // namespace
-
-int run_bisect(Context& context, const std::vector<std::string>& args) {
+po::options_description bisect_options() {
   po::options_description options("kseries bisect options");
   options.add_options()("series", po::value<std::string>(), "the series (directory or mbox)")(
       "target", po::value<std::string>()->default_value("pmem"), "kernel target")(
@@ -137,6 +135,57 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
       "against", po::value<std::string>(),
       "timing: compare prefix k with prefix k of this good revision (directory or mbox), or "
       "with the base ('base'); default: with the last prefix judged good");
+  return options;
+}
+
+// --metric, --threshold and --against: what a timing step compares.
+void timing_inputs(const po::variables_map& vm, bool timing, run::BisectRequest& request) {
+  if (timing) {
+    request.metric = vm["metric"].as<std::string>();
+    request.threshold = vm["threshold"].as<double>() / 100;
+    if (vm.count("against")) {
+      const auto against = vm["against"].as<std::string>();
+      if (against == "base") {
+        request.policy.reference = run::TimingReference::k_base;
+      } else {
+        request.against = fs::absolute(against);
+        if (!fs::exists(request.against)) {
+          throw usage_error("--against: no series at " + against);
+        }
+        request.policy.reference = run::TimingReference::k_against;
+      }
+    }
+  } else if (vm.count("against")) {
+    throw usage_error("--against is for the timing check (--metric NAME)");
+  }
+}
+
+// How each step boots: setups, rebinds, accelerator, clock, pmem, timeout.
+void boot_inputs(const po::variables_map& vm, run::BisectRequest& request) {
+  if (vm.count("setups")) {
+    request.case_options.setups = run::split_list(vm["setups"].as<std::string>());
+  }
+  request.case_options.rebinds = vm["rebinds"].as<int>();
+  request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
+  request.accel = accel_of(vm["accel"].as<std::string>());
+  request.clock = vm["clock"].as<std::string>();
+  if (request.clock != "auto" && request.clock != "icount" && request.clock != "wall") {
+    throw usage_error("--clock must be auto, icount or wall, not '" + request.clock + "'");
+  }
+  request.pmem = vm["pmem"].as<std::string>();
+  if (request.pmem != "legacy" && request.pmem != "nvdimm") {
+    throw usage_error("--pmem must be legacy or nvdimm, not '" + request.pmem + "'");
+  }
+  request.pmem_size = vm["size"].as<std::string>();
+  if (vm.count("timeout")) {
+    request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
+  }
+}
+
+}  // namespace
+
+int run_bisect(Context& context, const std::vector<std::string>& args) {
+  po::options_description options = bisect_options();
   options.add(base_options());
   po::variables_map vm;
   if (!parse_command_line("bisect", k_synopsis, args, options, vm, context)) {
@@ -175,42 +224,8 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
   if (needs_case) {
     request.test_case = cases::load_case(request.testcases, vm["case"].as<std::string>());
   }
-  if (timing) {
-    request.metric = vm["metric"].as<std::string>();
-    request.threshold = vm["threshold"].as<double>() / 100;
-    if (vm.count("against")) {
-      const auto against = vm["against"].as<std::string>();
-      if (against == "base") {
-        request.policy.reference = run::TimingReference::k_base;
-      } else {
-        request.against = fs::absolute(against);
-        if (!fs::exists(request.against)) {
-          throw usage_error("--against: no series at " + against);
-        }
-        request.policy.reference = run::TimingReference::k_against;
-      }
-    }
-  } else if (vm.count("against")) {
-    throw usage_error("--against is for the timing check (--metric NAME)");
-  }
-  if (vm.count("setups")) {
-    request.case_options.setups = run::split_list(vm["setups"].as<std::string>());
-  }
-  request.case_options.rebinds = vm["rebinds"].as<int>();
-  request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
-  request.accel = accel_of(vm["accel"].as<std::string>());
-  request.clock = vm["clock"].as<std::string>();
-  if (request.clock != "auto" && request.clock != "icount" && request.clock != "wall") {
-    throw usage_error("--clock must be auto, icount or wall, not '" + request.clock + "'");
-  }
-  request.pmem = vm["pmem"].as<std::string>();
-  if (request.pmem != "legacy" && request.pmem != "nvdimm") {
-    throw usage_error("--pmem must be legacy or nvdimm, not '" + request.pmem + "'");
-  }
-  request.pmem_size = vm["size"].as<std::string>();
-  if (vm.count("timeout")) {
-    request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
-  }
+  timing_inputs(vm, timing, request);
+  boot_inputs(vm, request);
   const Base base = resolve_base(context, vm);
   request.base = base.commit;
   request.base_label = base.label;
