@@ -57,6 +57,7 @@ grep -q '"memmap_init' "$run/cells/b-toy-demo/results.json" || fail "no base fig
 # cache; nor is a wall-clock boot.
 expect_exit 0 "$KSERIES" "${gate[@]}" --base "$other" --reuse-base-boots
 [ "$(booted)" = 1 ] || fail "another base: $(booted) booted, $(reused) reused"
-expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-base-boots --clock wall
+# (one wall-clock boot a side of the stand-in may well differ: any verdict)
+expect_exit "0|1" "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-base-boots --clock wall
 [ "$(booted)" = 2 ] && [ "$(reused)" = 0 ] || fail "wall clock: $(booted) booted, $(reused) reused"
 echo "PASS"
