@@ -95,6 +95,9 @@ wait_for . "$TMP/make.pids"
 kill -TERM $pid
 finish $pid 143
 expect_grep "^gate: INTERRUPTED" "$TMP/out"
+# The series it stopped in is not judged (not "FAIL": its missing cells decide).
+expect_grep "^  verdict: INTERRUPTED (not judged" "$TMP/out"
+grep -q "^  verdict: FAIL" "$TMP/out" && fail "an interrupted series was judged FAIL"
 sleep 0.5
 for p in $(cat "$TMP/make.pids"); do
   # A zombie (killed, not yet reaped by its new parent) is dead.

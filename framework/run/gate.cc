@@ -472,7 +472,12 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     if (request.share && expectations) {
       request.share->restrict(*expectations);
     }
-    const auto verdict = judge_series(name, store.cells(), expectations, &planned);
+    auto verdict = judge_series(name, store.cells(), expectations, &planned);
+    if (result.interrupted) {
+      // Its cells so far are kept; a verdict needs them all (--resume).
+      verdict.ok = false;
+      verdict.interrupted = true;
+    }
     result.ok = result.ok && verdict.ok && !result.interrupted;
     result.verdicts.push_back(verdict);
     store.judge(verdict);
@@ -518,8 +523,9 @@ std::string render_gate(const GateResult& result) {
       out << "  " << line << "\n";
     }
     out << "  verdict: "
-        << (verdict.ok ? (verdict.known_bad ? "EXPECTED (every expectation holds)" : "PASS")
-                       : "FAIL")
+        << (verdict.interrupted ? "INTERRUPTED (not judged: the cells that did not run decide)"
+            : verdict.ok ? (verdict.known_bad ? "EXPECTED (every expectation holds)" : "PASS")
+                         : "FAIL")
         << "\n";
   }
   for (const auto& comparison : result.revisions) {

@@ -41,6 +41,7 @@ struct SeriesVerdict {
   bool ok = false;
   bool known_bad = false;          // it has expectations
   std::vector<std::string> lines;  // why, one line each
+  bool interrupted = false;        // the gate stopped inside this series: not judged
 };
 
 // A patch as the reports need it: the file it came from (a format-patch
