@@ -16,7 +16,11 @@ git -C "$repo" add -A && git -C "$repo" commit -q -m base
 kbase=$(git -C "$repo" rev-parse HEAD)
 for name in b c; do
   git -C "$repo" checkout -q -B "$name" "$kbase"
-  echo "int $name;" >"$repo/$name.c" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: add $name"
+  # Each revision's stand-in kernel image differs ("kernel b", "kernel c":
+  # tests/fake-bin/make writes the tree's speed file into it; neither word
+  # changes the stand-in's timings).
+  echo "int $name;" >"$repo/$name.c" && echo "$name" >"$repo/speed"
+  git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: add $name"
   git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$kbase" "$kbase..HEAD"
   (cd "$TMP/series/demo/$name" && ls *.patch >series)
 done
@@ -64,6 +68,14 @@ expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-boots
 expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-boots
 [ "$(all_reused)" = 4 ] || fail "--reuse-boots, second: $(all_reused) boots reused, not 4"
 verdicts | diff "$TMP/booted.txt" - || fail "reused series boots give other cell verdicts"
+# A resent revision (the same patches in another directory) builds the same
+# kernel: its boots come from the cache, the other revision's still boot.
+cp -r "$TMP/series/demo/b" "$TMP/series/demo/b-resent"
+resend=(gate --workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
+        --matrix toy --base "$kbase" --series "$TMP/series/demo/b-resent" --reuse-boots)
+expect_exit 0 "$KSERIES" "${resend[@]}"
+[ "$(all_reused)" = 2 ] || fail "a resent revision: $(all_reused) boots reused, not 2 (base and series)"
+expect_grep "^gate: PASS" "$TMP/out"
 
 # Another base kernel (the stand-in image differs) is never served from the
 # cache; nor is a wall-clock boot.
