@@ -2,7 +2,8 @@
 # (same kernel image, initramfs, QEMU arguments) is reused, not booted again:
 # a gate of two revisions boots the base once, a second gate none, and the
 # verdicts and figures stay those of booted runs. Nothing is reused without
-# the option, under the wall clock, or for another base kernel.
+# the option, under the wall clock, or for another base kernel. With
+# --reuse-boots the series' boots are reused the same way.
 source "$(dirname "$0")/lib.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
@@ -15,7 +16,11 @@ git -C "$repo" add -A && git -C "$repo" commit -q -m base
 kbase=$(git -C "$repo" rev-parse HEAD)
 for name in b c; do
   git -C "$repo" checkout -q -B "$name" "$kbase"
-  echo "int $name;" >"$repo/$name.c" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: add $name"
+  # Each revision's stand-in kernel image differs ("kernel b", "kernel c":
+  # tests/fake-bin/make writes the tree's speed file into it; neither word
+  # changes the stand-in's timings).
+  echo "int $name;" >"$repo/$name.c" && echo "$name" >"$repo/speed"
+  git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: add $name"
   git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$kbase" "$kbase..HEAD"
   (cd "$TMP/series/demo/$name" && ls *.patch >series)
 done
@@ -52,6 +57,25 @@ verdicts | diff "$TMP/booted.txt" - || fail "the reused base gives other cell ve
 run=$(sed -n 's/^run directory //p' "$TMP/out")
 [ -s "$run/cells/b-toy-demo/base-1.console.log" ] || fail "the reused boot's console is not in the run directory"
 grep -q '"memmap_init' "$run/cells/b-toy-demo/results.json" || fail "no base figures in the reused cell"
+
+# --reuse-boots: the series' kernels too. The first such gate boots each
+# revision's kernel once (the base comes from the cache), the second boots
+# nothing: a resent revision gets its verdict from the boots of its
+# byte-identical kernel, the same verdicts as booted.
+all_reused() { grep -c "^kseries \[.*\] boot 1 .*: the same boot .* reused$" "$TMP/err" || true; }
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-boots
+[ "$(all_reused)" = 2 ] && [ "$(reused)" = 2 ] || fail "--reuse-boots, first: $(all_reused) reused, $(reused) of the base"
+expect_exit 0 "$KSERIES" "${gate[@]}" --base "$kbase" --reuse-boots
+[ "$(all_reused)" = 4 ] || fail "--reuse-boots, second: $(all_reused) boots reused, not 4"
+verdicts | diff "$TMP/booted.txt" - || fail "reused series boots give other cell verdicts"
+# A resent revision (the same patches in another directory) builds the same
+# kernel: its boots come from the cache, the other revision's still boot.
+cp -r "$TMP/series/demo/b" "$TMP/series/demo/b-resent"
+resend=(gate --workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
+        --matrix toy --base "$kbase" --series "$TMP/series/demo/b-resent" --reuse-boots)
+expect_exit 0 "$KSERIES" "${resend[@]}"
+[ "$(all_reused)" = 2 ] || fail "a resent revision: $(all_reused) boots reused, not 2 (base and series)"
+expect_grep "^gate: PASS" "$TMP/out"
 
 # Another base kernel (the stand-in image differs) is never served from the
 # cache; nor is a wall-clock boot.

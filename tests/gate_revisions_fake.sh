@@ -83,6 +83,22 @@ expect_grep "^series derived$" "$TMP/out"
 expect_grep "pass  apply: 3 patch(es) applied" "$TMP/out"
 expect_grep "FAILED toy demo: .*slower" "$TMP/out"
 
+# Sharded (plan, gate --shard, merge): the merge compares the revisions'
+# timing from the shards' cells as one gate does.
+expect_exit 0 "$KSERIES" plan --configs "$TMP/configs" --matrix toy --shards 2 \
+  --series "$TMP/series/demo/v2" --series "$TMP/series/demo/v1" --json "$TMP/plan.json"
+dirs=()
+for i in 1 2; do
+  expect_exit "0|1" "$KSERIES" gate "${common[@]/$TMP\/wd/$TMP/wd$i}" --shard "$i/2" \
+    --series "$TMP/series/demo/v2" --series "$TMP/series/demo/v1"
+  dirs+=("$(sed -n 's/^run directory //p' "$TMP/out")")
+done
+expect_exit 1 "$KSERIES" merge --workdir "$TMP/wdm" "${dirs[@]}" --json "$TMP/merged.json"
+expect_grep "^    toy demo fsdax-dev memmap_init_[a-z]*: +[0-9.]*% \[.*\] slower" "$TMP/out"
+timings() { jq -c '[.revisions[].timing[] | [.cell, .setup, .metric, .verdict]]' "$1"; }
+[ "$(timings "$TMP/merged.json")" = "$(timings "$TMP/gate.json")" ] && [ "$(timings "$TMP/gate.json")" != "[]" ] \
+  || fail "merged timing $(timings "$TMP/merged.json") is not one gate's $(timings "$TMP/gate.json")"
+
 # One revision: nothing to compare.
 expect_exit 0 "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/v1"
 grep -q "^revisions " "$TMP/out" && fail "one revision was compared with something"

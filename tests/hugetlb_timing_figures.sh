@@ -60,6 +60,22 @@ awk '/hugetlb_bootmem_struct_page_init/ { on = 1 } !(on && / _printk /) { print 
 figures "$TMP/noend.txt"
 expect_line "missing no _printk entry after the gather (mem_init_print_info)"
 
+# A kernel without HVO support (arm64 in 6.12: hugetlb_vmemmap_optimize_folios
+# is an empty inline) has no such entry: given the folio count, the second
+# half of the 2N calls is the fallback, the same per-folio figures from its
+# first call on; without the count, or with another number of calls, it
+# stays "missing".
+grep -v " hugetlb_vmemmap_optimize_folios " "$DATA/boot-trace.txt" >"$TMP/nohvo.txt"
+busybox awk -v folios=8 -f "$CASE/boot-figures.awk" "$TMP/nohvo.txt" >"$TMP/fig" || fail "awk failed"
+expect_line "calls 8 8"
+expect_line "start call 9 of 16 (no hugetlb_vmemmap_optimize_folios in this kernel)"
+for k in 1 8; do
+  expect_line "$(grep "^folio $k " "$TMP/recorded")"
+done
+[ "$(grep -c '^folio ' "$TMP/fig")" = 8 ] || fail "not 8 folio figures without the HVO marker"
+busybox awk -v folios=7 -f "$CASE/boot-figures.awk" "$TMP/nohvo.txt" >"$TMP/fig"
+expect_line "missing no hugetlb_vmemmap_optimize_folios entry after hugetlb_bootmem_struct_page_init and not 2 x 7 tail init calls (16)"
+
 # Leading zeros in the microseconds are decimal (busybox awk reads "000400"
 # as octal 256).
 printf '%s\n' \

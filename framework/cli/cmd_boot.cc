@@ -175,6 +175,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "reuse-base-boots",
       "under icount, reuse a base boot identical to an earlier one (same kernel image, "
       "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
+      "reuse-boots",
+      "as --reuse-base-boots, for every kernel: a series kernel byte-identical to one booted "
+      "before (an unchanged prefix, a resent revision) reuses that boot and so its results")(
       "junit", po::value<std::string>(), "also write the JUnit XML report here ('-': stdout)")(
       "json", po::value<std::string>(), "also write the JSON results here ('-': stdout)");
   add_run_report_options(options);
@@ -219,6 +222,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   request.run_dir = context.workdir().new_run("boot");
   request.keep_bulk = vm.count("keep-bulk") > 0;
   request.reuse_baseline_boots = vm.count("reuse-base-boots") > 0;
+  request.reuse_every_boot = vm.count("reuse-boots") > 0;
   // A case skipped on this target builds nothing: the kernels are only
   // applied (cheap) when something will boot.
   const auto plan = run::plan_case(request.target, request.test_case, request.case_options);

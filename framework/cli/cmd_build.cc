@@ -64,7 +64,7 @@ const char* status_word(kernel::StepStatus status) {
 void describe_kernel(const kernel::KernelBuild& kernel, const Step& step,
                      const std::optional<kernel::KernelBuild>& base_kernel,
                      std::ostringstream& summary, report::TestCase& test) {
-  summary << "  kernel " << kernel.bzimage.string() << "\n";
+  summary << "  kernel " << kernel.image.string() << "\n";
   for (const auto& [module, ko] : kernel.modules) {
     summary << "  test module " << module << ": " << ko.string() << "\n";
   }
@@ -73,7 +73,7 @@ void describe_kernel(const kernel::KernelBuild& kernel, const Step& step,
             << "\n";
   }
   test.properties = {{"kernel", kernel.key},
-                     {"bzImage", kernel.bzimage.string()},
+                     {"bzImage", kernel.image.string()},
                      {"compiler", kernel.compiler},
                      {"warnings", std::to_string(kernel.warnings.size())},
                      {"cached", kernel.cached ? "yes" : "no"}};

@@ -91,6 +91,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "reuse-base-boots",
       "under icount, reuse a base boot identical to an earlier one (same kernel image, "
       "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
+      "reuse-boots",
+      "as --reuse-base-boots, for every kernel: a series kernel byte-identical to one booted "
+      "before (an unchanged prefix, a resent revision) reuses that boot and so its results")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
@@ -125,6 +128,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                                    : qemu::Accel::k_auto;
   request.clock = vm["clock"].as<std::string>();
   request.reuse_base_boots = vm.count("reuse-base-boots") > 0;
+  request.reuse_boots = vm.count("reuse-boots") > 0;
   if (vm.count("resume")) {
     request.resume = fs::path(vm["resume"].as<std::string>()) / "gate.json";
     if (!fs::is_regular_file(*request.resume)) {

@@ -22,16 +22,22 @@ std::string content_hash(const std::string& data) {
   return git::to_hex(oid);
 }
 
-// Compiles testcases/helpers/NAME.c statically, cached by source hash.
-fs::path static_helper(const fs::path& source, const fs::path& cache_dir, ProcessRunner& runner) {
+// Compiles testcases/helpers/NAME.c statically with `cc`, cached by source
+// hash and compiler.
+fs::path static_helper(const fs::path& source, const std::string& cc, const fs::path& cache_dir,
+                       ProcessRunner& runner) {
   const std::string code = read_file(source);
-  const fs::path binary =
-      cache_dir / (source.stem().string() + "-" + content_hash(code).substr(0, 16));
+  const fs::path binary = cache_dir / (source.stem().string() + "-" +
+                                       content_hash(cc + "\n" + code).substr(0, 16));
   if (fs::exists(binary)) {
     return binary;
   }
   ProcessSpec gcc;
-  gcc.argv = {"gcc", "-static", "-O2", "-o", binary.string() + ".tmp", source.string()};
+  if (!find_program(cc)) {
+    throw usage_error("cannot build the guest helper " + source.string() + ": " + cc +
+                      " is not installed (ci/install-deps; --arm64 for the cross compiler)");
+  }
+  gcc.argv = {cc, "-static", "-O2", "-o", binary.string() + ".tmp", source.string()};
   gcc.timeout = std::chrono::minutes(2);
   const auto result = runner.run(gcc);
   if (!result.ok()) {
@@ -49,7 +55,8 @@ fs::path build_initramfs(const InitramfsSources& sources, const fs::path& cache_
   fs::create_directories(cache_dir);
   if (!fs::is_regular_file(sources.busybox)) {
     throw usage_error("busybox not found at " + sources.busybox.string() +
-                      " (apt-get install busybox-static, or run ci/install-deps)");
+                      " (apt-get install busybox-static, or run ci/install-deps; for arm64 guests "
+                      "ci/install-deps --arm64)");
   }
   if (!fs::is_regular_file(sources.testcases / "lib" / "init")) {
     throw usage_error("no guest init at " + (sources.testcases / "lib" / "init").string());
@@ -91,7 +98,7 @@ fs::path build_initramfs(const InitramfsSources& sources, const fs::path& cache_
     std::sort(sources_c.begin(), sources_c.end());
     for (const auto& source : sources_c) {
       cpio.add_file("testcases/bin/" + source.stem().string(),
-                    read_file(static_helper(source, cache_dir, runner)), 0755);
+                    read_file(static_helper(source, sources.cc, cache_dir, runner)), 0755);
     }
   }
   for (const auto& [inside, host] : sources.extra_files) {

@@ -18,6 +18,9 @@ struct InitramfsSources {
   // More files: (path inside the initramfs, host file), e.g. a test module
   // built for one kernel at testcases/memmap-dump/memmap_dump.ko.
   std::vector<std::pair<std::string, std::filesystem::path>> extra_files;
+  // The compiler of the static helpers, for the guest's architecture
+  // ("gcc", "aarch64-linux-gnu-gcc").
+  std::string cc = "gcc";
 };
 
 // Returns <cache_dir>/initramfs-<content hash>.cpio, building it (and the

@@ -142,7 +142,7 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
   KernelBuild kernel;
   kernel.key = key;
   kernel.dir = dir;
-  kernel.bzimage = dir / "bzImage";
+  kernel.image = dir / json.value("image", "bzImage");
   kernel.vmlinux = dir / "vmlinux";
   kernel.config = dir / "config";
   kernel.system_map = dir / "System.map";
@@ -150,6 +150,7 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
   kernel.commit = json.value("commit", "");
   kernel.tree = json.value("tree", "");
   kernel.compiler = json.value("compiler", "");
+  kernel.arch = json.value("arch", "x86_64");
   kernel.seconds = json.value("seconds", 0.0);
   kernel.warnings = json.value("warnings", std::vector<std::string>{});
   for (const auto& source : m_modules) {
@@ -236,7 +237,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   if (!find_program(target.compiler_program())) {
     throw usage_error("target " + target.name + " needs " + target.compiler_program() +
                       ", which is not installed (ci/install-deps --kmsan installs clang-16, "
-                      "lld-16 and llvm-16)");
+                      "lld-16 and llvm-16; ci/install-deps --arm64 the arm64 cross toolchain)");
   }
   if (!find_program("ccache")) {
     throw usage_error("ccache is not installed (ci/install-deps installs it)");
@@ -456,7 +457,8 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   fs::remove_all(partial);
   fs::create_directories(partial);
   const fs::path build_dir = dir / "build";
-  fs::copy_file(build_dir / "arch" / "x86" / "boot" / "bzImage", partial / "bzImage");
+  const fs::path image = target.image_path();
+  fs::copy_file(build_dir / image, partial / image.filename());
   fs::copy_file(build_dir / "vmlinux", partial / "vmlinux");
   fs::copy_file(build_dir / "System.map", partial / "System.map");
   write_file(partial / "config", config_text);
@@ -464,6 +466,8 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
                          {"commit", git::to_hex(commit)},
                          {"tree", tree_id},
                          {"compiler", compiler},
+                         {"arch", target.arch},
+                         {"image", image.filename().string()},
                          {"seconds", seconds_since(make_started)},
                          {"objects_compiled", compiled},
                          {"warnings", warnings}};

@@ -22,8 +22,9 @@ namespace kseries::kernel {
 struct KernelBuild {
   std::string key;
   std::filesystem::path dir;  // <workdir>/kernels/<key>
-  std::filesystem::path bzimage, vmlinux, config, system_map;
+  std::filesystem::path image, vmlinux, config, system_map;
   std::string target, commit, tree, compiler;
+  std::string arch = "x86_64";  // the target's (kernel ARCH name but x86_64)
   double seconds = 0;  // wall time of the make that produced it
   bool cached = false;
   std::vector<std::string> warnings;  // Diagnostic::key() of every warning in the tree

@@ -26,13 +26,27 @@ std::string Target::limitation(const std::string& what) const {
 }
 
 std::vector<std::string> Target::compiler_make_args() const {
+  std::vector<std::string> args;
+  if (arch != "x86_64") {
+    args.push_back("ARCH=" + arch);
+  }
+  if (!cross_compile.empty()) {
+    args.push_back("CROSS_COMPILE=" + cross_compile);
+  }
   if (starts_with(compiler, "clang-")) {
-    return {"LLVM=-" + compiler.substr(6)};
+    args.push_back("LLVM=-" + compiler.substr(6));
+  } else if (compiler == "clang") {
+    args.push_back("LLVM=1");
   }
-  if (compiler == "clang") {
-    return {"LLVM=1"};
-  }
-  return {};
+  return args;
+}
+
+std::string Target::compiler_program() const {
+  return compiler == "gcc" ? cross_compile + compiler : compiler;
+}
+
+fs::path Target::image_path() const {
+  return arch == "arm64" ? fs::path("arch/arm64/boot/Image") : fs::path("arch/x86/boot/bzImage");
 }
 
 std::vector<std::string> list_targets(const fs::path& configs_dir) {
@@ -97,10 +111,30 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
                                std::string(trim(std::string_view(value).substr(separator + 1)))});
     } else if (key == "cmdline") {
       target.cmdline = value;
+    } else if (key == "arch") {
+      if (value != "x86_64" && value != "arm64") {
+        throw usage_error(where + ": arch must be x86_64 or arm64, not '" + value + "'");
+      }
+      target.arch = value;
+    } else if (key == "cross-compile") {
+      if (value.empty() || value.back() != '-' ||
+          value.find_first_of(" /\t") != std::string::npos) {
+        throw usage_error(where + ": cross-compile is a toolchain prefix ending in '-' (" +
+                          "aarch64-linux-gnu-), not '" + value + "'");
+      }
+      target.cross_compile = value;
+    } else if (key == "busybox") {
+      target.busybox = value;
     } else {
       throw usage_error(where + ": unknown key '" + key +
-                        "' (base, fragments, compiler, purpose, features, cannot, cmdline)");
+                        "' (base, fragments, compiler, purpose, features, cannot, cmdline, arch, "
+                        "cross-compile, busybox)");
     }
+  }
+  if (target.arch != "x86_64" && target.cross_compile.empty() &&
+      !starts_with(target.compiler, "clang")) {
+    throw usage_error(target.file.string() + ": arch " + target.arch +
+                      " on this x86_64 host needs a 'cross-compile:' toolchain prefix");
   }
   if (target.fragments.empty()) {
     throw usage_error(target.file.string() + ": no 'fragments:' line");

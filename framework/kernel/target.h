@@ -26,14 +26,28 @@ struct Target {
   std::vector<std::string> features;
   std::vector<Limitation> cannot;
   std::string cmdline;  // extra kernel command line for boots of this target
+  // The guest architecture ("x86_64" or "arm64"); another architecture than
+  // the host's is cross-built with `cross_compile` (the toolchain prefix,
+  // "aarch64-linux-gnu-") and booted under TCG.
+  std::string arch = "x86_64";
+  std::string cross_compile;
+  std::filesystem::path busybox = "/bin/busybox";  // a static busybox for `arch`
 
   bool has_feature(const std::string& feature) const;
   // The reason this target cannot do `what`, or "" if it can.
   std::string limitation(const std::string& what) const;
-  // The make variables selecting the compiler: {"LLVM=-16"} for clang-16.
+  // The make variables selecting the architecture and the compiler:
+  // {"LLVM=-16"} for clang-16, {"ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-"}
+  // for a cross-built arm64 kernel.
   std::vector<std::string> compiler_make_args() const;
-  // The compiler executable to look for ("gcc", "clang-16").
-  std::string compiler_program() const { return compiler; }
+  // The compiler executable to look for ("gcc", "clang-16",
+  // "aarch64-linux-gnu-gcc").
+  std::string compiler_program() const;
+  // The C compiler for the guest's static helpers ("gcc", "aarch64-linux-gnu-gcc").
+  std::string helper_compiler() const { return cross_compile + "gcc"; }
+  // The boot image below the build directory ("arch/x86/boot/bzImage",
+  // "arch/arm64/boot/Image").
+  std::filesystem::path image_path() const;
 };
 
 // Reads kernel-configs/targets/<name>.target below `configs_dir`. Throws

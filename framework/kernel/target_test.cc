@@ -67,5 +67,36 @@ TEST(TargetTest, MissingFragmentAndBadLinesNameTheFile) {
   EXPECT_NE(error.find("b.target:2: unknown key 'colour'"), std::string::npos) << error;
 }
 
+TEST(TargetTest, Arm64TargetIsCrossBuilt) {
+  const auto configs = testing::source_dir() / "kernel-configs";
+  const Target arm64 = load_target(configs, "arm64");
+  EXPECT_EQ(arm64.arch, "arm64");
+  EXPECT_EQ(arm64.compiler_program(), "aarch64-linux-gnu-gcc");
+  EXPECT_EQ(arm64.helper_compiler(), "aarch64-linux-gnu-gcc");
+  EXPECT_EQ(arm64.compiler_make_args(),
+            (std::vector<std::string>{"ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-"}));
+  EXPECT_EQ(arm64.image_path(), "arch/arm64/boot/Image");
+  EXPECT_EQ(arm64.busybox, "/usr/local/lib/kseries/arm64/busybox");
+  const Target pmem = load_target(configs, "pmem");
+  EXPECT_EQ(pmem.arch, "x86_64");
+  EXPECT_EQ(pmem.compiler_program(), "gcc");
+  EXPECT_TRUE(pmem.compiler_make_args().empty());
+  EXPECT_EQ(pmem.image_path(), "arch/x86/boot/bzImage");
+  EXPECT_EQ(pmem.busybox, "/bin/busybox");
+}
+
+TEST(TargetTest, ArchAndToolchainLinesAreChecked) {
+  testing::TempDir tmp;
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  put_file(tmp / "targets" / "riscv.target", "arch: riscv\nfragments: x\n");
+  EXPECT_NE(error_of(tmp.path(), "riscv").find("arch must be x86_64 or arm64"), std::string::npos);
+  put_file(tmp / "targets" / "bare.target", "arch: arm64\nfragments: x\n");
+  EXPECT_NE(error_of(tmp.path(), "bare").find("needs a 'cross-compile:'"), std::string::npos);
+  put_file(tmp / "targets" / "prefix.target",
+           "arch: arm64\ncross-compile: aarch64-linux-gnu-gcc\nfragments: x\n");
+  EXPECT_NE(error_of(tmp.path(), "prefix").find("toolchain prefix ending in '-'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kseries::kernel

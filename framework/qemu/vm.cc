@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -19,6 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* k_qemu = "qemu-system-x86_64";
+constexpr const char* k_qemu_arm64 = "qemu-system-aarch64";
+constexpr std::uint64_t k_virt_ram_base = 1ull << 30;  // QEMU virt: RAM starts at 1 GiB
+constexpr std::uint64_t k_arm64_section = 128ull << 20;  // arm64 4K pages: 128 MiB sections
 constexpr auto k_probe_timeout = std::chrono::seconds(90);
 constexpr std::int64_t k_probe_valid_seconds = 24 * 3600;
 
@@ -27,7 +32,101 @@ void make_sparse_file(const fs::path& path, std::uint64_t bytes) {
   fs::resize_file(path, bytes);
 }
 
+bool is_arm64(const VmSpec& spec) { return spec.arch == "arm64"; }
+
+const char* qemu_program(const VmSpec& spec) { return is_arm64(spec) ? k_qemu_arm64 : k_qemu; }
+
+// arm64: RAM kept by the kernel (mem=) and the pmem carved above it.
+struct Carve {
+  std::uint64_t kept_ram, pmem_base, pmem_size;
+};
+
+Carve arm64_carve(const VmSpec& spec) {
+  const std::uint64_t ram = parse_memory_size(spec.memory);
+  const std::uint64_t pmem = parse_memory_size(spec.pmem_size);
+  if (pmem == 0 || pmem >= ram || pmem % k_arm64_section != 0 || ram % k_arm64_section != 0) {
+    throw usage_error("arm64: the pmem (" + spec.pmem_size + ") is carved from the guest's RAM (" +
+                      spec.memory + "): both must be multiples of 128M, the pmem smaller");
+  }
+  return {ram - pmem, k_virt_ram_base + ram - pmem, pmem};
+}
+
+std::string hex(std::uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// QEMU's own device tree for this machine (-machine dumpdtb=), the pmem
+// node added with dtc, written where qemu_argv's -dtb points.
+void write_arm64_dtb(ProcessRunner& runner, const VmSpec& spec, std::vector<std::string> argv,
+                     const fs::path& dtb) {
+  const auto dtb_arg = std::find(argv.begin(), argv.end(), "-dtb");
+  argv.erase(dtb_arg, dtb_arg + 2);
+  const fs::path dumped = dtb.string() + ".qemu";
+  argv.insert(argv.end(), {"-machine", "dumpdtb=" + dumped.string()});
+  const fs::path source = dtb.string() + ".dts";
+  auto run = [&](std::vector<std::string> command, const std::string& what) {
+    ProcessSpec step;
+    step.argv = std::move(command);
+    step.timeout = std::chrono::seconds(60);
+    step.capture = true;
+    const auto result = runner.run(step);
+    if (!result.ok()) {
+      throw infra_error("arm64 device tree: " + what + " failed (" + result.describe() +
+                        "): " + valid_utf8(result.err.substr(0, 400)));
+    }
+  };
+  if (!find_program("dtc")) {
+    throw usage_error("arm64 pmem needs dtc (apt-get install device-tree-compiler, or "
+                      "ci/install-deps --arm64)");
+  }
+  run(argv, std::string(k_qemu_arm64) + " -machine dumpdtb=");
+  run({"dtc", "-q", "-I", "dtb", "-O", "dts", "-o", source.string(), dumped.string()},
+      "dtc (decompile)");
+  write_file(source, read_file(source) + "\n" + arm64_pmem_node(spec));
+  run({"dtc", "-q", "-I", "dts", "-O", "dtb", "-o", dtb.string(), source.string()},
+      "dtc (compile)");
+  std::error_code ec;
+  fs::remove(dumped, ec);
+}
+
 }  // namespace
+
+std::uint64_t parse_memory_size(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
+    ++digits;
+  }
+  const std::string suffix = text.substr(digits);
+  int shift = -1;
+  if (suffix.empty()) {
+    shift = 0;
+  } else if (suffix == "K" || suffix == "k") {
+    shift = 10;
+  } else if (suffix == "M" || suffix == "m") {
+    shift = 20;
+  } else if (suffix == "G" || suffix == "g") {
+    shift = 30;
+  } else if (suffix == "T" || suffix == "t") {
+    shift = 40;
+  }
+  if (digits == 0 || digits > 12 || shift < 0) {
+    throw usage_error("not a memory size: '" + text + "' (a number with K, M, G or T)");
+  }
+  return std::stoull(text.substr(0, digits)) << shift;
+}
+
+std::string arm64_pmem_node(const VmSpec& spec) {
+  if (!is_arm64(spec) || spec.pmem != PmemTopology::k_legacy) {
+    return "";
+  }
+  const Carve carve = arm64_carve(spec);
+  return "/ {\n\tpmem@" + hex(carve.pmem_base).substr(2) +
+         " {\n\t\tcompatible = \"pmem-region\";\n\t\treg = <" + hex(carve.pmem_base >> 32) + " " +
+         hex(carve.pmem_base & 0xffffffffu) + " " + hex(carve.pmem_size >> 32) + " " +
+         hex(carve.pmem_size & 0xffffffffu) + ">;\n\t};\n};\n";
+}
 
 fs::path kvm_device() {
   if (const char* path = std::getenv("KSERIES_KVM_DEVICE"); path && *path) {
@@ -67,6 +166,11 @@ std::string clock_note(Clock clock) {
 }
 
 std::string pmem_cmdline(const VmSpec& spec) {
+  if (is_arm64(spec)) {
+    return spec.pmem == PmemTopology::k_legacy
+               ? "mem=" + std::to_string(arm64_carve(spec).kept_ram >> 20) + "M"
+               : "";
+  }
   if (spec.pmem == PmemTopology::k_legacy) {
     return "memmap=" + spec.pmem_size + "!" + spec.pmem_offset;
   }
@@ -77,22 +181,40 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
   const fs::path console = spec.run_dir / (spec.name + ".console.log");
   const fs::path protocol = spec.run_dir / (spec.name + ".protocol.log");
   const fs::path bulk = spec.run_dir / (spec.name + ".bulk.img");
-  std::vector<std::string> argv = {k_qemu, "-accel", accel};
+  const bool arm64 = is_arm64(spec);
+  if (arm64 && accel != "tcg") {
+    throw usage_error("an arm64 guest runs under TCG on this x86_64 host, not " + accel);
+  }
+  if (arm64 && spec.pmem == PmemTopology::k_nvdimm) {
+    throw usage_error("--pmem nvdimm needs ACPI (the NFIT); arm64 guests boot the virt machine "
+                      "with a device tree here: use --pmem legacy (an of_pmem region)");
+  }
+  std::vector<std::string> argv = {qemu_program(spec), "-accel", accel};
   if (spec.clock == Clock::k_icount) {
     if (accel == "kvm") {
       throw usage_error("the icount clock needs TCG; under KVM use the wall clock");
     }
     argv.insert(argv.end(), {"-icount", "shift=0,sleep=off"});
   }
-  if (accel == "kvm") {
+  if (arm64) {
+    argv.insert(argv.end(), {"-machine", "virt,gic-version=3", "-cpu",
+                             spec.tcg_cpu.empty() ? "cortex-a57" : spec.tcg_cpu});
+  } else if (accel == "kvm") {
     argv.insert(argv.end(), {"-cpu", "host"});
   } else if (!spec.tcg_cpu.empty()) {
     argv.insert(argv.end(), {"-cpu", spec.tcg_cpu});
   }
-  argv.insert(argv.end(), {"-smp", std::to_string(spec.cpus), "-nodefaults", "-display", "none",
-                           "-vga", "none", "-no-reboot", "-serial", "file:" + console.string(),
-                           "-serial", "file:" + protocol.string(), "-drive",
-                           "file=" + bulk.string() + ",format=raw,if=virtio"});
+  argv.insert(argv.end(), {"-smp", std::to_string(spec.cpus), "-nodefaults", "-display", "none"});
+  if (arm64) {
+    argv.insert(argv.end(), {"-no-reboot", "-serial", "file:" + console.string(), "-device",
+                             "virtio-serial-pci", "-chardev",
+                             "file,id=kseries-protocol,path=" + protocol.string(), "-device",
+                             "virtconsole,chardev=kseries-protocol"});
+  } else {
+    argv.insert(argv.end(), {"-vga", "none", "-no-reboot", "-serial", "file:" + console.string(),
+                             "-serial", "file:" + protocol.string()});
+  }
+  argv.insert(argv.end(), {"-drive", "file=" + bulk.string() + ",format=raw,if=virtio"});
   if (spec.pmem == PmemTopology::k_nvdimm) {
     const fs::path backing = spec.run_dir / (spec.name + ".nvdimm.img");
     argv.insert(argv.end(),
@@ -103,7 +225,11 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
   } else {
     argv.insert(argv.end(), {"-m", spec.memory});
   }
-  std::string cmdline = "console=ttyS0 nokaslr loglevel=8 panic=-1 " + pmem_cmdline(spec);
+  if (!arm64_pmem_node(spec).empty()) {
+    argv.insert(argv.end(), {"-dtb", (spec.run_dir / (spec.name + ".dtb")).string()});
+  }
+  std::string cmdline = arm64 ? "console=ttyAMA0 kseries.out=/dev/hvc0" : "console=ttyS0";
+  cmdline += " nokaslr loglevel=8 panic=-1 " + pmem_cmdline(spec);
   if (!spec.cmdline.empty()) {
     cmdline += " " + spec.cmdline;
   }
@@ -116,9 +242,11 @@ Vm::Vm(ProcessRunner& runner, fs::path workdir_root)
     : m_runner(runner), m_root(std::move(workdir_root)) {}
 
 VmRun Vm::boot(const VmSpec& spec) {
-  if (!find_program(k_qemu)) {
-    throw usage_error(std::string(k_qemu) +
-                      " is not installed (apt-get install qemu-system-x86, or ci/install-deps)");
+  if (!find_program(qemu_program(spec))) {
+    throw usage_error(std::string(qemu_program(spec)) + " is not installed (" +
+                      (is_arm64(spec) ? "apt-get install qemu-system-arm, or ci/install-deps --arm64"
+                                      : "apt-get install qemu-system-x86, or ci/install-deps") +
+                      ")");
   }
   for (const auto& file : {spec.kernel, spec.initramfs}) {
     if (!fs::is_regular_file(file)) {
@@ -138,6 +266,10 @@ VmRun Vm::boot(const VmSpec& spec) {
     make_sparse_file(backing, 2ull << 30);  // resized by QEMU to pmem_size
   }
   run.argv = qemu_argv(spec, m_accel);
+  const fs::path dtb = spec.run_dir / (spec.name + ".dtb");
+  if (!arm64_pmem_node(spec).empty()) {
+    write_arm64_dtb(m_runner, spec, run.argv, dtb);
+  }
   ProcessSpec process;
   process.argv = run.argv;
   process.timeout = spec.timeout;
@@ -156,6 +288,14 @@ VmRun Vm::boot(const VmSpec& spec) {
 }
 
 void Vm::choose_accel(Accel requested, const VmSpec& probe_spec) {
+  if (is_arm64(probe_spec)) {
+    if (requested == Accel::k_kvm) {
+      throw usage_error("--accel kvm: an arm64 guest cannot use KVM on this x86_64 host");
+    }
+    m_accel = "tcg";
+    m_note = "TCG: an arm64 guest on this x86_64 host (KVM runs the host's architecture only)";
+    return;
+  }
   if (requested == Accel::k_tcg) {
     m_accel = "tcg";
     m_note = "TCG (--accel tcg)";

@@ -4,6 +4,13 @@
 // directory, a raw virtio disk for bulk data, a deadline after which the
 // whole process group is killed. KVM is tried and TCG used when it fails;
 // every result says which ran.
+//
+// arm64 guests boot on QEMU's virt machine under TCG (no KVM across
+// architectures): the console on the PL011 (ttyAMA0), the protocol port on a
+// virtio console (hvc0, named to /init by kseries.out=), and the pmem carved
+// from the top of RAM as x86's memmap= does: the kernel gets mem=RAM-pmem
+// and the device tree a "pmem-region" node (of_pmem) for the rest, written
+// with dtc into QEMU's own dumped tree.
 
 #include <chrono>
 #include <filesystem>
@@ -23,6 +30,7 @@ enum class PmemTopology { k_legacy, k_nvdimm };
 enum class Clock { k_wall, k_icount };
 
 struct VmSpec {
+  std::string arch = "x86_64";  // or "arm64" (qemu-system-aarch64 -M virt, TCG)
   std::filesystem::path kernel;
   std::filesystem::path initramfs;
   std::filesystem::path run_dir;  // console.log, protocol.log, bulk.img go here
@@ -64,8 +72,16 @@ std::string clock_name(Clock clock);  // "icount" or "wall"
 // One sentence: what figures under CLOCK can and cannot see.
 std::string clock_note(Clock clock);
 
-// The pmem part of the kernel command line ("memmap=2G!4G" for legacy).
+// The pmem part of the kernel command line ("memmap=2G!4G" for legacy on
+// x86, "mem=6144M" on arm64, where the device tree describes the pmem).
 std::string pmem_cmdline(const VmSpec& spec);
+
+// arm64: the device tree node of the carved pmem ("pmem@1c0000000 {...}"),
+// added to QEMU's dumped tree; "" when the spec has no carved pmem.
+std::string arm64_pmem_node(const VmSpec& spec);
+
+// "8G", "512M", "1024K" or a byte count, in bytes. Throws Error(k_usage).
+std::uint64_t parse_memory_size(const std::string& text);
 
 class Vm {
  public:

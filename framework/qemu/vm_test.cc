@@ -90,5 +90,65 @@ TEST(VmTest, CaseCpuModelOnlyUnderTcg) {
   EXPECT_EQ(std::count(kvm.begin(), kvm.end(), "-cpu"), 1);
 }
 
+TEST(VmTest, Arm64VirtArgvCarvesThePmemFromRam) {
+  VmSpec spec;
+  spec.arch = "arm64";
+  spec.kernel = "/k/Image";
+  spec.initramfs = "/k/initramfs.cpio";
+  spec.run_dir = "/r";
+  spec.cmdline = "kseries.case=hugetlb-tails";
+  spec.clock = Clock::k_icount;
+  const auto argv = qemu_argv(spec, "tcg");
+  EXPECT_EQ(argv[0], "qemu-system-aarch64");
+  EXPECT_TRUE(has_pair(argv, "-machine", "virt,gic-version=3"));
+  EXPECT_TRUE(has_pair(argv, "-cpu", "cortex-a57"));
+  EXPECT_TRUE(has_pair(argv, "-icount", "shift=0,sleep=off"));
+  EXPECT_TRUE(has_pair(argv, "-serial", "file:/r/boot.console.log"));
+  EXPECT_TRUE(has_pair(argv, "-chardev", "file,id=kseries-protocol,path=/r/boot.protocol.log"));
+  EXPECT_TRUE(has_pair(argv, "-device", "virtconsole,chardev=kseries-protocol"));
+  EXPECT_TRUE(has_pair(argv, "-dtb", "/r/boot.dtb"));
+  EXPECT_TRUE(has_pair(argv, "-m", "8G"));
+  // 8G of RAM from 1 GiB: the kernel keeps 6G, the pmem is the top 2G.
+  EXPECT_TRUE(has_pair(argv, "-append",
+                       "console=ttyAMA0 kseries.out=/dev/hvc0 nokaslr loglevel=8 panic=-1 "
+                       "mem=6144M kseries.case=hugetlb-tails"));
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "-vga"), argv.end());
+  const std::string node = arm64_pmem_node(spec);
+  EXPECT_NE(node.find("pmem@1c0000000 {"), std::string::npos) << node;
+  EXPECT_NE(node.find("compatible = \"pmem-region\";"), std::string::npos) << node;
+  EXPECT_NE(node.find("reg = <0x1 0xc0000000 0x0 0x80000000>;"), std::string::npos) << node;
+  // 16G guests (hugetlb-timing): the pmem moves with the top of RAM.
+  spec.memory = "16G";
+  EXPECT_NE(arm64_pmem_node(spec).find("reg = <0x3 0xc0000000 0x0 0x80000000>;"),
+            std::string::npos);
+  EXPECT_NE(pmem_cmdline(spec).find("mem=14336M"), std::string::npos);
+}
+
+TEST(VmTest, Arm64RefusesKvmNvdimmAndUncarvablePmem) {
+  VmSpec spec;
+  spec.arch = "arm64";
+  EXPECT_THROW(qemu_argv(spec, "kvm"), Error);
+  spec.pmem = PmemTopology::k_nvdimm;
+  EXPECT_THROW(qemu_argv(spec, "tcg"), Error);
+  spec.pmem = PmemTopology::k_legacy;
+  spec.pmem_size = "8G";  // all of the RAM
+  EXPECT_THROW(qemu_argv(spec, "tcg"), Error);
+  spec.pmem_size = "100M";  // not whole sections
+  EXPECT_THROW(qemu_argv(spec, "tcg"), Error);
+  // x86 is untouched by any of it.
+  VmSpec x86;
+  EXPECT_EQ(arm64_pmem_node(x86), "");
+  EXPECT_EQ(pmem_cmdline(x86), "memmap=2G!4G");
+}
+
+TEST(VmTest, MemorySizes) {
+  EXPECT_EQ(parse_memory_size("8G"), 8ull << 30);
+  EXPECT_EQ(parse_memory_size("512M"), 512ull << 20);
+  EXPECT_EQ(parse_memory_size("4096"), 4096u);
+  for (const char* bad : {"", "G", "8X", "-1G", "99999999999999G", "8GB"}) {
+    EXPECT_THROW(parse_memory_size(bad), Error) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace kseries::qemu

@@ -196,6 +196,13 @@ class KcidbWriter {
     }
   }
 
+  // The kernel's architecture as the cell recorded it (runs before arm64
+  // targets existed were all x86_64).
+  static std::string architecture(const RunCell& cell) {
+    const std::string arch = cell.property("build.candidate.arch");
+    return arch.empty() ? "x86_64" : arch;
+  }
+
   void add_per_patch_builds(const RunCell& cell) {
     const std::string target = cell.target();
     for (int k = 1;; ++k) {
@@ -209,7 +216,7 @@ class KcidbWriter {
                     {"origin", m_origin},
                     {"checkout_id", checkout_id(cell.series)},
                     {"config_name", clean(target)},
-                    {"architecture", "x86_64"}};
+                    {"architecture", architecture(cell)}};
       build["status"] = built == "built" || built == "cached" ? "PASS"
                         : built == "failed"                   ? "FAIL"
                                                               : "ERROR";
@@ -252,7 +259,7 @@ class KcidbWriter {
                   {"origin", m_origin},
                   {"checkout_id", checkout_id(cell.series)},
                   {"config_name", clean(cell.target())},
-                  {"architecture", "x86_64"},
+                  {"architecture", architecture(cell)},
                   {"status", built ? "PASS" : "FAIL"}};
     if (const auto seconds = cell.property("build.candidate.seconds"); !seconds.empty()) {
       build["duration"] = std::stod(seconds);

@@ -45,7 +45,8 @@ BootCache::BootCache(fs::path dir) : m_dir(std::move(dir)) {}
 
 std::string BootCache::key(const qemu::VmSpec& spec, const std::string& accel) const {
   std::string text = "kseries boot cache 1\n";
-  for (std::string arg : qemu::qemu_argv(spec, accel)) {
+  const auto argv = qemu::qemu_argv(spec, accel);
+  for (std::string arg : argv) {
     arg = replace_all(arg, spec.run_dir.string(), "<run>");
     arg = replace_all(arg, spec.kernel.string(), "<kernel>");
     arg = replace_all(arg, spec.initramfs.string(), "<initramfs>");
@@ -53,7 +54,7 @@ std::string BootCache::key(const qemu::VmSpec& spec, const std::string& accel) c
   }
   text += "kernel " + oracle::sha256_hex(read_file(spec.kernel)) + "\n";
   text += "initramfs " + oracle::sha256_hex(read_file(spec.initramfs)) + "\n";
-  const auto qemu = find_program("qemu-system-x86_64");
+  const auto qemu = find_program(argv.front());
   text += "qemu " + (qemu ? file_identity(*qemu) : std::string("none")) + "\n";
   return oracle::sha256_hex(text);
 }

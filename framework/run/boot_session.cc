@@ -69,14 +69,15 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   record.round = round;
   record.clock = spec.vm.clock;
   qemu::VmSpec boot = spec.vm;
-  boot.kernel = kernel.build.bzimage;
+  boot.kernel = kernel.build.image;
   boot.initramfs = kernel.initramfs;
   boot.name = boot_file_prefix(kernel.role, round);
   boot.cmdline = spec.guest_cmdline;
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
                   kernel.name + " " + spec.label);
   const bool cacheable =
-      spec.boot_cache && is_baseline(kernel.role) && spec.vm.clock == qemu::Clock::k_icount;
+      spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
+      spec.vm.clock == qemu::Clock::k_icount;
   const std::string key = cacheable ? spec.boot_cache->key(boot, vm.accel()) : "";
   auto reused =
       cacheable ? spec.boot_cache->restore(key, boot, vm.accel(), vm.accel_note()) : std::nullopt;

@@ -30,6 +30,10 @@ struct SessionSpec {
   // Baseline boots under icount reused from (and kept in) this cache;
   // nullptr: every boot runs.
   const BootCache* boot_cache = nullptr;
+  // The cache covers every kernel, not only the baselines: a series kernel
+  // byte-identical to one booted before (an unchanged prefix, a resend)
+  // reuses that boot, and with it the cell's results.
+  bool cache_every_kernel = false;
 };
 
 struct SessionResult {

@@ -320,6 +320,7 @@ class SeriesGate {
       request.accel = m_request.accel;
       request.clock = m_request.clock;
       request.reuse_baseline_boots = m_request.reuse_base_boots;
+      request.reuse_every_boot = m_request.reuse_boots;
       request.run_dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
       fs::create_directories(request.run_dir);
       cell.properties["run_dir"] = request.run_dir.string();
@@ -349,6 +350,7 @@ class SeriesGate {
         cell.properties[key + "kernel"] = kernel.build.key;
         cell.properties[key + "seconds"] = std::to_string(kernel.build.seconds);
         cell.properties[key + "compiler"] = kernel.build.compiler;
+        cell.properties[key + "arch"] = kernel.build.arch;
         cell.properties[key + "warnings"] = std::to_string(kernel.build.warnings.size());
         cell.properties[key + "commit"] = git::to_hex(kernel.commit);
       }

@@ -38,6 +38,7 @@ struct GateRequest {
   std::string clock = "auto";
   std::optional<std::filesystem::path> resume;  // an earlier run's gate.json
   bool reuse_base_boots = false;                // run/boot_cache.h
+  bool reuse_boots = false;                     // every kernel's boots, not only the base's
   std::optional<Share> share;  // --shard I/N: only this share's cells run and are judged
 };
 

@@ -1,10 +1,13 @@
 #include "run/merge.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 
 #include "core/error.h"
+#include "report/revision_timing.h"
+#include "report/run_record.h"
 #include "sys/files.h"
 
 namespace kseries::run {
@@ -177,6 +180,18 @@ MergeResult merge_shards(const std::vector<fs::path>& run_dirs) {
                      return position(plan, a) < position(plan, b);
                    });
   take_series(runs, result);
+  // Timing revision against revision, as the gate computes it, from every
+  // shard's cells (v6's timing cell may be on one shard and v10's on another).
+  if (!result.gate.revisions.empty()) {
+    report::RunRecord all;
+    for (const auto& run : runs) {
+      auto record = report::load_run(run.dir);
+      std::move(record.cells.begin(), record.cells.end(), std::back_inserter(all.cells));
+    }
+    for (auto& comparison : result.gate.revisions) {
+      comparison.timings = report::revision_timings(all, comparison.from, comparison.to);
+    }
+  }
   // Judged now, over every shard's cells: an expectation one shard cannot
   // see is checked here, and a cell that did not run anywhere is missed here.
   result.gate.ok = true;

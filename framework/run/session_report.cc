@@ -218,7 +218,7 @@ void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
       setups[key.first][key.second] = samples_json(samples);
     }
     s.json["kernels"][k.name] = {{"role", role_name(k.role)}, {"commit", git::to_hex(k.commit)},
-                                 {"kernel", k.build.key},     {"bzImage", k.build.bzimage.string()},
+                                 {"kernel", k.build.key},     {"bzImage", k.build.image.string()},
                                  {"boots", k.boots},          {"setups", setups}};
     if (kernels.size() != 1) {
       continue;

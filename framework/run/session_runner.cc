@@ -71,7 +71,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   }
 
   // Guest: initramfs per kernel, accelerator and clock.
-  build_initramfs_for(kernels, request.test_case, request.testcases,
+  build_initramfs_for(kernels, request.target, request.test_case, request.testcases,
                       services.workdir_root / "initramfs", services.runner);
   qemu::Vm vm(services.runner, services.workdir_root);
   SessionSpec spec;
@@ -80,9 +80,12 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
       request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
   spec.vm.pmem_size = request.pmem_size;
   spec.vm.timeout = request.timeout.value_or(request.test_case.timeout);
-  spec.vm.kernel = kernels.front().build.bzimage;
+  spec.vm.kernel = kernels.front().build.image;
   spec.vm.initramfs = kernels.front().initramfs;
-  spec.vm.tcg_cpu = request.test_case.tcg_cpu;
+  spec.vm.arch = request.target.arch;
+  if (request.target.arch == "x86_64") {
+    spec.vm.tcg_cpu = request.test_case.tcg_cpu;  // an x86 CPU model (case.conf tcg-cpu:)
+  }
   if (!request.test_case.memory.empty()) {
     spec.vm.memory = request.test_case.memory;
   }
@@ -101,8 +104,9 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
       !request.boots_given && spec.vm.clock == qemu::Clock::k_icount && kernels.size() == 2;
   spec.keep_bulk = request.keep_bulk;
   const BootCache cache(services.workdir_root / "boot-cache");
-  if (request.reuse_baseline_boots) {
+  if (request.reuse_baseline_boots || request.reuse_every_boot) {
     spec.boot_cache = &cache;
+    spec.cache_every_kernel = request.reuse_every_boot;
   }
   spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
 

@@ -36,8 +36,10 @@ struct SessionRequest {
   std::optional<std::chrono::seconds> timeout;  // default: the case's
   std::filesystem::path run_dir;
   bool keep_bulk = false;  // keep each boot's bulk disk once read (to debug a dump)
-  // Reuse baseline boots under icount from WORKDIR/boot-cache (run/boot_cache.h).
+  // Reuse baseline boots under icount from WORKDIR/boot-cache (run/boot_cache.h);
+  // with reuse_every_boot the series' boots too.
   bool reuse_baseline_boots = false;
+  bool reuse_every_boot = false;
 };
 
 struct Services {

@@ -79,7 +79,7 @@ echo 0 >"$T/tracing_on" 2>/dev/null
 [ -s "$BOOT_TRACE" ] && kseries_put boot-trace "$BOOT_TRACE"
 
 # boot_figures: the 1G figures from $BOOT_TRACE (boot-figures.awk).
-boot_figures() { awk -f /testcases/hugetlb-timing/boot-figures.awk "$BOOT_TRACE"; }
+boot_figures() { awk -v folios="$1" -f /testcases/hugetlb-timing/boot-figures.awk "$BOOT_TRACE"; }
 
 run_1g() {
   local folios line what calls_small calls_big n
@@ -96,7 +96,7 @@ run_1g() {
     fail 1G "the boot tracer is not 'function' ($(head -n 1 "$BOOT_TRACE")); ftrace= on the command line?"
     return
   fi
-  boot_figures >/tmp/boot-figures.txt
+  boot_figures "$folios" >/tmp/boot-figures.txt
   what=$(sed -n 's/^missing //p' /tmp/boot-figures.txt)
   if [ -n "$what" ]; then
     fail 1G "$what ($(grep -m 1 'entries-in-buffer' "$BOOT_TRACE" | tr -d '#'))"

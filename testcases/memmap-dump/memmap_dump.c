@@ -111,13 +111,15 @@ static struct dentry *mmd_dir;
 static int mmd_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct mmd_call *c = (struct mmd_call *)ri->data;
-	struct zone *zone = (struct zone *)regs->di;
-	struct dev_pagemap *pgmap = (struct dev_pagemap *)regs->cx;
+	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap), read
+	 * portably (x86-64: di, si, dx, cx; arm64: x0..x3). */
+	struct zone *zone = (struct zone *)regs_get_kernel_argument(regs, 0);
+	struct dev_pagemap *pgmap = (struct dev_pagemap *)regs_get_kernel_argument(regs, 3);
 	unsigned long end_pfn;
 
 	memset(c, 0, sizeof(*c));
-	c->start_pfn = regs->si;
-	c->nr_pages = regs->dx;
+	c->start_pfn = regs_get_kernel_argument(regs, 1);
+	c->nr_pages = regs_get_kernel_argument(regs, 2);
 	c->pgmap = pgmap;
 	c->unwritten_pfn = MMD_ABSENT;
 	if (!pgmap || !zone)
