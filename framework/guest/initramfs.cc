@@ -27,8 +27,8 @@ std::string content_hash(const std::string& data) {
 fs::path static_helper(const fs::path& source, const std::string& cc, const fs::path& cache_dir,
                        ProcessRunner& runner) {
   const std::string code = read_file(source);
-  const fs::path binary = cache_dir / (source.stem().string() + "-" +
-                                       content_hash(cc + "\n" + code).substr(0, 16));
+  const fs::path binary =
+      cache_dir / (source.stem().string() + "-" + content_hash(cc + "\n" + code).substr(0, 16));
   if (fs::exists(binary)) {
     return binary;
   }

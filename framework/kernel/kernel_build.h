@@ -25,7 +25,7 @@ struct KernelBuild {
   std::filesystem::path image, vmlinux, config, system_map;
   std::string target, commit, tree, compiler;
   std::string arch = "x86_64";  // the target's (kernel ARCH name but x86_64)
-  double seconds = 0;  // wall time of the make that produced it
+  double seconds = 0;           // wall time of the make that produced it
   bool cached = false;
   std::vector<std::string> warnings;  // Diagnostic::key() of every warning in the tree
   // Test modules (testcases/<name>/Kbuild) built against this kernel, by

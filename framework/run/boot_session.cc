@@ -75,9 +75,8 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   boot.cmdline = spec.guest_cmdline;
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
                   kernel.name + " " + spec.label);
-  const bool cacheable =
-      spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
-      spec.vm.clock == qemu::Clock::k_icount;
+  const bool cacheable = spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
+                         spec.vm.clock == qemu::Clock::k_icount;
   const std::string key = cacheable ? spec.boot_cache->key(boot, vm.accel()) : "";
   auto reused =
       cacheable ? spec.boot_cache->restore(key, boot, vm.accel(), vm.accel_note()) : std::nullopt;

@@ -41,9 +41,8 @@ std::optional<std::string> build_kernels(std::vector<KernelUnderTest>& kernels,
 }
 
 void build_initramfs_for(std::vector<KernelUnderTest>& kernels, const kernel::Target& target,
-                         const cases::CaseDef& test_case,
-                         const fs::path& testcases, const fs::path& cache_dir,
-                         ProcessRunner& runner) {
+                         const cases::CaseDef& test_case, const fs::path& testcases,
+                         const fs::path& cache_dir, ProcessRunner& runner) {
   for (auto& k : kernels) {
     guest::InitramfsSources sources{testcases, target.busybox, {}, target.helper_compiler()};
     for (const auto& module : test_case.modules) {

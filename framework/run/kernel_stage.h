@@ -28,8 +28,7 @@ std::optional<std::string> build_kernels(std::vector<KernelUnderTest>& kernels,
 // One initramfs per kernel: the testcases plus the test modules built for
 // that kernel. Throws Error(k_infra) when a module the case needs is missing.
 void build_initramfs_for(std::vector<KernelUnderTest>& kernels, const kernel::Target& target,
-                         const cases::CaseDef& test_case,
-                         const std::filesystem::path& testcases,
+                         const cases::CaseDef& test_case, const std::filesystem::path& testcases,
                          const std::filesystem::path& cache_dir, ProcessRunner& runner);
 
 }  // namespace kseries::run
