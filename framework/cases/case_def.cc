@@ -38,6 +38,81 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
   return parse_case_conf(read_file(conf), conf, testcases_dir, name);
 }
 
+namespace {
+
+// Sets one case.conf key on `def`; throws Error(k_usage) naming `where` for
+// a malformed value or an unknown key.
+void apply_key(CaseDef& def, const std::string& key, const std::string& value,
+               const std::string& where, const fs::path& testcases_dir) {
+  if (key == "description") {
+    def.description = value;
+  } else if (key == "needs") {
+    std::istringstream words(value);
+    for (std::string word; words >> word;) {
+      def.needs.push_back(word);
+    }
+  } else if (key == "cmdline") {
+    def.cmdline = value;
+  } else if (key == "modules" || key == "oracle") {
+    std::istringstream words(value);
+    std::vector<std::string> list;
+    for (std::string word; words >> word;) {
+      list.push_back(word);
+    }
+    if (key == "modules") {
+      for (const auto& module : list) {
+        if (!std::filesystem::exists(testcases_dir / module / "Kbuild")) {
+          throw usage_error(where + ": module '" + module + "' has no " +
+                            (testcases_dir / module / "Kbuild").string());
+        }
+      }
+      def.modules = list;
+    } else {
+      const auto& known = oracle_names();
+      if (list.size() != 1 || std::find(known.begin(), known.end(), list[0]) == known.end()) {
+        std::string names;
+        for (const auto& name : known) {
+          names += (names.empty() ? "" : ", ") + name;
+        }
+        throw usage_error(where + ": oracle must be one of " + names + ", not '" + value + "'");
+      }
+      def.oracle = list[0];
+    }
+  } else if (key == "setups") {
+    std::istringstream words(value);
+    for (std::string word; words >> word;) {
+      def.setups.push_back(word);
+    }
+  } else if (key == "tcg-cpu") {
+    if (value.empty() || value.find(' ') != std::string::npos) {
+      throw usage_error(where + ": tcg-cpu must be one QEMU -cpu model, not '" + value + "'");
+    }
+    def.tcg_cpu = value;
+  } else if (key == "memory") {
+    // A size QEMU's -m takes: digits and a unit, M or G.
+    const bool digits =
+        value.size() >= 2 &&
+        std::all_of(value.begin(), value.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || (value.back() != 'M' && value.back() != 'G')) {
+      throw usage_error(where + ": memory must be a size such as 16G or 4096M, not '" + value +
+                        "'");
+    }
+    def.memory = value;
+  } else if (key == "timeout") {
+    try {
+      def.timeout = std::chrono::seconds(std::stoi(value));
+    } catch (const std::exception&) {
+      throw usage_error(where + ": timeout must be a number of seconds, not '" + value + "'");
+    }
+  } else {
+    throw usage_error(where + ": unknown key '" + key +
+                      "' (description, needs, cmdline, timeout, modules, oracle, setups, "
+                      "tcg-cpu, memory; ARCH.cmdline, ARCH.memory for one architecture)");
+  }
+}
+
+}  // namespace
+
 CaseDef parse_case_conf(const std::string& text, const fs::path& conf,
                         const fs::path& testcases_dir, const std::string& name) {
   CaseDef def;
@@ -45,72 +120,32 @@ CaseDef parse_case_conf(const std::string& text, const fs::path& conf,
   def.dir = testcases_dir / name;
   for (const auto& [line_no, key, value] : parse_key_values(text, conf.string())) {
     const std::string where = conf.string() + ":" + std::to_string(line_no);
-    if (key == "description") {
-      def.description = value;
-    } else if (key == "needs") {
-      std::istringstream words(value);
-      for (std::string word; words >> word;) {
-        def.needs.push_back(word);
-      }
-    } else if (key == "cmdline") {
-      def.cmdline = value;
-    } else if (key == "modules" || key == "oracle") {
-      std::istringstream words(value);
-      std::vector<std::string> list;
-      for (std::string word; words >> word;) {
-        list.push_back(word);
-      }
-      if (key == "modules") {
-        for (const auto& module : list) {
-          if (!std::filesystem::exists(testcases_dir / module / "Kbuild")) {
-            throw usage_error(where + ": module '" + module + "' has no " +
-                              (testcases_dir / module / "Kbuild").string());
-          }
-        }
-        def.modules = list;
-      } else {
-        const auto& known = oracle_names();
-        if (list.size() != 1 || std::find(known.begin(), known.end(), list[0]) == known.end()) {
-          std::string names;
-          for (const auto& name : known) {
-            names += (names.empty() ? "" : ", ") + name;
-          }
-          throw usage_error(where + ": oracle must be one of " + names + ", not '" + value + "'");
-        }
-        def.oracle = list[0];
-      }
-    } else if (key == "setups") {
-      std::istringstream words(value);
-      for (std::string word; words >> word;) {
-        def.setups.push_back(word);
-      }
-    } else if (key == "tcg-cpu") {
-      if (value.empty() || value.find(' ') != std::string::npos) {
-        throw usage_error(where + ": tcg-cpu must be one QEMU -cpu model, not '" + value + "'");
-      }
-      def.tcg_cpu = value;
-    } else if (key == "memory") {
-      // A size QEMU's -m takes: digits and a unit, M or G.
-      const bool digits =
-          value.size() >= 2 &&
-          std::all_of(value.begin(), value.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
-      if (!digits || (value.back() != 'M' && value.back() != 'G')) {
-        throw usage_error(where + ": memory must be a size such as 16G or 4096M, not '" + value +
-                          "'");
-      }
-      def.memory = value;
-    } else if (key == "timeout") {
-      try {
-        def.timeout = std::chrono::seconds(std::stoi(value));
-      } catch (const std::exception&) {
-        throw usage_error(where + ": timeout must be a number of seconds, not '" + value + "'");
-      }
-    } else {
-      throw usage_error(
-          where + ": unknown key '" + key +
-          "' (description, needs, cmdline, timeout, modules, oracle, setups, tcg-cpu, memory)");
+    const auto dot = key.find('.');
+    if (dot == std::string::npos) {
+      apply_key(def, key, value, where, testcases_dir);
+      continue;
+    }
+    // arm64.memory: 72G: the value for targets of that architecture only.
+    const std::string arch = key.substr(0, dot), what = key.substr(dot + 1);
+    if ((arch != "x86_64" && arch != "arm64") || (what != "cmdline" && what != "memory")) {
+      throw usage_error(where + ": '" + key +
+                        "': only cmdline and memory take an architecture (x86_64.KEY, arm64.KEY)");
+    }
+    CaseDef checked;
+    apply_key(checked, what, value, where, testcases_dir);
+    def.arch_keys.push_back({arch, what, value});
+  }
+  return def;
+}
+
+CaseDef CaseDef::for_arch(const std::string& arch) const {
+  CaseDef def = *this;
+  for (const auto& key : arch_keys) {
+    if (key.arch == arch) {
+      apply_key(def, key.key, key.value, name, dir.parent_path());
     }
   }
+  def.arch_keys.clear();
   return def;
 }
 

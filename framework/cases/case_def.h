@@ -37,6 +37,15 @@ struct CaseDef {
   // Guest RAM (QEMU -m, e.g. "16G"); "" keeps the VM's default. For cases
   // that need room, e.g. several boot-time 1 GiB pages beside the pmem.
   std::string memory;
+  // `ARCH.cmdline:` / `ARCH.memory:` lines: values for targets of one
+  // architecture only, in place of the plain key's (for_arch applies them).
+  struct ArchKey {
+    std::string arch, key, value;
+  };
+  std::vector<ArchKey> arch_keys;
+
+  // This case as a target of architecture `arch` ("x86_64", "arm64") runs it.
+  CaseDef for_arch(const std::string& arch) const;
 };
 
 // Throws Error(k_usage) for an unknown case (listing the known ones) or a

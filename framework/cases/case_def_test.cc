@@ -138,6 +138,27 @@ TEST(MemmapTimingTest, PerFolioSamplesAreComparedAndPhaseFiguresStayApart) {
   EXPECT_EQ(data.at({"2M", "tail_init_ns"}).rebinds, std::vector<double>{9e3});
 }
 
+TEST(CaseDefTest, ArchitectureKeysReplaceThePlainOnesForThatArchitectureOnly) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf",
+                    "cmdline: hugepages=8\nmemory: 16G\narm64.memory: 72G\n"
+                    "arm64.cmdline: hugepages=64\n");
+  const CaseDef def = load_case(tmp.path(), "c");
+  EXPECT_EQ(def.memory, "16G");
+  EXPECT_EQ(def.for_arch("x86_64").memory, "16G");
+  EXPECT_EQ(def.for_arch("x86_64").cmdline, "hugepages=8");
+  const CaseDef arm64 = def.for_arch("arm64");
+  EXPECT_EQ(arm64.memory, "72G");
+  EXPECT_EQ(arm64.cmdline, "hugepages=64");
+  EXPECT_EQ(arm64.for_arch("x86_64").memory, "72G");  // applied once, then gone
+  for (const std::string bad :
+       {"arm64.memory: 7.5G", "riscv.memory: 8G", "arm64.oracle: x", "arm64.: 1"}) {
+    testing::put_file(tmp / "c" / "case.conf", "setups: a\n" + bad + "\n");
+    EXPECT_THROW(load_case(tmp.path(), "c"), Error) << bad;
+  }
+}
+
 TEST(MemmapTimingTest, IcountLabelsEveryTimeByItsClock) {
   std::vector<guest::Measurement> ms = {
       {"fsdax-dev", 2, "memmap_init_ns", 30e6, "ns", "rebind", {}},

@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char* k_qemu = "qemu-system-x86_64";
 constexpr const char* k_qemu_arm64 = "qemu-system-aarch64";
-constexpr std::uint64_t k_virt_ram_base = 1ull << 30;  // QEMU virt: RAM starts at 1 GiB
+constexpr std::uint64_t k_virt_ram_base = 1ull << 30;    // QEMU virt: RAM starts at 1 GiB
 constexpr std::uint64_t k_arm64_section = 128ull << 20;  // arm64 4K pages: 128 MiB sections
 constexpr auto k_probe_timeout = std::chrono::seconds(90);
 constexpr std::int64_t k_probe_valid_seconds = 24 * 3600;
@@ -78,8 +78,9 @@ void write_arm64_dtb(ProcessRunner& runner, const VmSpec& spec, std::vector<std:
     }
   };
   if (!find_program("dtc")) {
-    throw usage_error("arm64 pmem needs dtc (apt-get install device-tree-compiler, or "
-                      "ci/install-deps --arm64)");
+    throw usage_error(
+        "arm64 pmem needs dtc (apt-get install device-tree-compiler, or "
+        "ci/install-deps --arm64)");
   }
   run(argv, std::string(k_qemu_arm64) + " -machine dumpdtb=");
   run({"dtc", "-q", "-I", "dtb", "-O", "dts", "-o", source.string(), dumped.string()},
@@ -186,8 +187,9 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
     throw usage_error("an arm64 guest runs under TCG on this x86_64 host, not " + accel);
   }
   if (arm64 && spec.pmem == PmemTopology::k_nvdimm) {
-    throw usage_error("--pmem nvdimm needs ACPI (the NFIT); arm64 guests boot the virt machine "
-                      "with a device tree here: use --pmem legacy (an of_pmem region)");
+    throw usage_error(
+        "--pmem nvdimm needs ACPI (the NFIT); arm64 guests boot the virt machine "
+        "with a device tree here: use --pmem legacy (an of_pmem region)");
   }
   std::vector<std::string> argv = {qemu_program(spec), "-accel", accel};
   if (spec.clock == Clock::k_icount) {
@@ -197,8 +199,14 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
     argv.insert(argv.end(), {"-icount", "shift=0,sleep=off"});
   }
   if (arm64) {
-    argv.insert(argv.end(), {"-machine", "virt,gic-version=3", "-cpu",
-                             spec.tcg_cpu.empty() ? "cortex-a57" : spec.tcg_cpu});
+    // Guest RAM mapped without a reservation (reserve=off, MAP_NORESERVE):
+    // the host's overcommit heuristic refuses a guest larger than its free
+    // memory, and the HugeTLB seed's guest (64 boot-time 1 GiB pages, never
+    // touched; only their memmap is) is larger than this host.
+    argv.insert(argv.end(),
+                {"-machine", "virt,gic-version=3,memory-backend=kseries-ram", "-object",
+                 "memory-backend-ram,id=kseries-ram,size=" + spec.memory + ",reserve=off", "-cpu",
+                 spec.tcg_cpu.empty() ? "cortex-a57" : spec.tcg_cpu});
   } else if (accel == "kvm") {
     argv.insert(argv.end(), {"-cpu", "host"});
   } else if (!spec.tcg_cpu.empty()) {
@@ -244,8 +252,9 @@ Vm::Vm(ProcessRunner& runner, fs::path workdir_root)
 VmRun Vm::boot(const VmSpec& spec) {
   if (!find_program(qemu_program(spec))) {
     throw usage_error(std::string(qemu_program(spec)) + " is not installed (" +
-                      (is_arm64(spec) ? "apt-get install qemu-system-arm, or ci/install-deps --arm64"
-                                      : "apt-get install qemu-system-x86, or ci/install-deps") +
+                      (is_arm64(spec)
+                           ? "apt-get install qemu-system-arm, or ci/install-deps --arm64"
+                           : "apt-get install qemu-system-x86, or ci/install-deps") +
                       ")");
   }
   for (const auto& file : {spec.kernel, spec.initramfs}) {

@@ -43,8 +43,9 @@ std::vector<std::string> split_list(const std::string& text, char separator) {
   return items;
 }
 
-CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& test_case,
+CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& case_def,
                    const CaseOptions& options) {
+  const cases::CaseDef test_case = case_def.for_arch(target.arch);
   CasePlan plan;
   plan.skipped = missing_feature(target, test_case);
   if (plan.skipped) {

@@ -86,8 +86,8 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   if (request.target.arch == "x86_64") {
     spec.vm.tcg_cpu = request.test_case.tcg_cpu;  // an x86 CPU model (case.conf tcg-cpu:)
   }
-  if (!request.test_case.memory.empty()) {
-    spec.vm.memory = request.test_case.memory;
+  if (const auto memory = request.test_case.for_arch(request.target.arch).memory; !memory.empty()) {
+    spec.vm.memory = memory;
   }
   vm.choose_accel(request.accel, spec.vm);
   status.progress("accelerator: " + vm.accel_note());
