@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <sstream>
-
 #include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -47,18 +45,12 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
   if (key == "description") {
     def.description = value;
   } else if (key == "needs") {
-    std::istringstream words(value);
-    for (std::string word; words >> word;) {
-      def.needs.push_back(word);
-    }
+    const auto words = split_words(value);
+    def.needs.insert(def.needs.end(), words.begin(), words.end());
   } else if (key == "cmdline") {
     def.cmdline = value;
   } else if (key == "modules" || key == "oracle") {
-    std::istringstream words(value);
-    std::vector<std::string> list;
-    for (std::string word; words >> word;) {
-      list.push_back(word);
-    }
+    const std::vector<std::string> list = split_words(value);
     if (key == "modules") {
       for (const auto& module : list) {
         if (!std::filesystem::exists(testcases_dir / module / "Kbuild")) {
@@ -79,10 +71,8 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
       def.oracle = list[0];
     }
   } else if (key == "setups") {
-    std::istringstream words(value);
-    for (std::string word; words >> word;) {
-      def.setups.push_back(word);
-    }
+    const auto words = split_words(value);
+    def.setups.insert(def.setups.end(), words.begin(), words.end());
   } else if (key == "tcg-cpu") {
     if (value.empty() || value.find(' ') != std::string::npos) {
       throw usage_error(where + ": tcg-cpu must be one QEMU -cpu model, not '" + value + "'");

@@ -23,6 +23,21 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto begin = text.find_first_not_of(" \t", start);
+    if (begin == std::string_view::npos) {
+      break;
+    }
+    const auto end = std::min(text.find_first_of(" \t", begin), text.size());
+    words.emplace_back(text.substr(begin, end - begin));
+    start = end;
+  }
+  return words;
+}
+
 std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
     text.remove_prefix(1);

@@ -12,6 +12,9 @@ namespace kseries {
 // does not produce an empty last line.
 std::vector<std::string_view> split_lines(std::string_view text);
 
+// Splits on runs of spaces and tabs; no empty words.
+std::vector<std::string> split_words(std::string_view text);
+
 std::string_view trim(std::string_view text);
 bool starts_with(std::string_view text, std::string_view prefix);
 std::string to_lower(std::string_view text);

@@ -20,6 +20,13 @@ TEST(TextTest, SplitLinesKeepsLastLineWithoutNewline) {
   EXPECT_EQ(lines[1], "b");
 }
 
+TEST(TextTest, SplitWordsOnSpacesAndTabs) {
+  EXPECT_EQ(split_words("  pmem\tzone-device  ftrace "),
+            (std::vector<std::string>{"pmem", "zone-device", "ftrace"}));
+  EXPECT_TRUE(split_words(" \t ").empty());
+  EXPECT_EQ(split_words("one"), std::vector<std::string>{"one"});
+}
+
 TEST(TextTest, Trim) {
   EXPECT_EQ(trim("  x y \t\n"), "x y");
   EXPECT_EQ(trim(""), "");

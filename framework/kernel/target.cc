@@ -1,7 +1,6 @@
 #include "kernel/target.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/config_lines.h"
 #include "core/error.h"
@@ -81,8 +80,7 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     if (key == "base") {
       target.base = value;
     } else if (key == "fragments") {
-      std::istringstream words(value);
-      for (std::string word; words >> word;) {
+      for (const auto& word : split_words(value)) {
         const fs::path fragment = configs_dir / "fragments" / (word + ".config");
         if (!fs::is_regular_file(fragment)) {
           throw usage_error(where + ": fragment '" + word + "' not found (" + fragment.string() +
@@ -98,10 +96,8 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     } else if (key == "purpose") {
       target.purpose = value;
     } else if (key == "features") {
-      std::istringstream words(value);
-      for (std::string word; words >> word;) {
-        target.features.push_back(word);
-      }
+      const auto words = split_words(value);
+      target.features.insert(target.features.end(), words.begin(), words.end());
     } else if (key == "cannot") {
       const auto separator = value.find(':');
       if (separator == std::string::npos) {
