@@ -45,6 +45,8 @@ Store::Store(const fs::path& path) : m_path(path) {
     check(git_repository_open_bare(&raw, path.c_str()), "cannot open repository " + path.string());
   }
   m_repo.reset(raw);
+  const fs::path alternates = path / "objects" / "info" / "alternates";
+  m_alternates_at_open = fs::exists(alternates) ? read_file(alternates) : "";
   // Our own object database: the alternates (the user's repository) are
   // read-only, never freshened (see git/object_database.h).
   const OdbPtr odb = open_store_odb(path / "objects");
@@ -76,17 +78,25 @@ git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {
       fs::canonical(fs::path(git_repository_commondir(user.get())) / "objects");
   const fs::path alternates = m_path / "objects" / "info" / "alternates";
   fs::create_directories(alternates.parent_path());
-  std::string existing = fs::exists(alternates) ? read_file(alternates) : "";
-  bool listed = false;
-  for (const auto line : split_lines(existing)) {
-    listed = listed || trim(line) == objects.string();
-  }
-  if (!listed) {
+  auto lists = [&](const std::string& text) {
+    bool listed = false;
+    for (const auto line : split_lines(text)) {
+      listed = listed || trim(line) == objects.string();
+    }
+    return listed;
+  };
+  if (!lists(fs::exists(alternates) ? read_file(alternates) : "")) {
     std::ofstream out(alternates, std::ios::app);
     out << objects.string() << '\n';
     if (!out) {
       throw infra_error("cannot write " + alternates.string());
     }
+  }
+  // Listed in the file is not enough: a concurrent run may have written the
+  // line after this store opened its object database (seen under ASan in
+  // tests/apply_concurrent.sh: "cannot read commit …: object not found").
+  if (!lists(m_alternates_at_open)) {
+    m_alternates_at_open += objects.string() + "\n";
     git_odb* odb = nullptr;
     check(git_repository_odb(&odb, m_repo.get()), "cannot open object database");
     OdbPtr odb_owner(odb);

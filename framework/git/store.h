@@ -46,6 +46,10 @@ class Store {
  private:
   std::filesystem::path m_path;
   RepoPtr m_repo;
+  // objects/info/alternates as read before this store's object database
+  // was opened: what that database already reads. Another process may add
+  // a line afterwards; this one must then add the alternate itself.
+  std::string m_alternates_at_open;
 };
 
 }  // namespace kseries::git

@@ -98,5 +98,24 @@ TEST_F(StoreTest, ReadsThroughTheAlternatesOfABorrowedRepository) {
   }
 }
 
+TEST_F(StoreTest, AnAlternateAnotherProcessAddedMeanwhileIsReadToo) {
+  // Two runs open the store before either borrowed the user's tree; the
+  // second borrows after the first has written the alternates line, and
+  // must still read the user's objects (seen racing in apply_concurrent.sh).
+  const auto user = m_tmp / "user";
+  std::filesystem::create_directories(user);
+  git(user, {"init", "-q", "-b", "main"});
+  testing::put_file(user / "f", "content\n");
+  git(user, {"add", "f"});
+  git(user, {"commit", "-q", "-m", "base"});
+  Store first(m_tmp / "store.git");
+  Store second(m_tmp / "store.git");
+  const git_oid by_first = first.borrow_commit(user, "HEAD");
+  EXPECT_TRUE(first.has_object(by_first));
+  const git_oid by_second = second.borrow_commit(user, "HEAD");
+  EXPECT_TRUE(second.has_object(by_second));
+  EXPECT_NE(second.commit_tree(by_second), nullptr);
+}
+
 }  // namespace
 }  // namespace kseries::git
