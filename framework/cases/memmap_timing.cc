@@ -37,7 +37,7 @@ void add_boot(TimingData& data, const std::vector<guest::Measurement>& measureme
 }
 
 void label_clock(std::vector<guest::Measurement>& measurements, qemu::Clock clock) {
-  if (clock != qemu::Clock::k_icount) {
+  if (!qemu::counts_instructions(clock)) {
     return;
   }
   for (auto& m : measurements) {
@@ -55,7 +55,9 @@ void label_clock(std::vector<guest::Measurement>& measurements, qemu::Clock cloc
   }
 }
 
-bool is_virtual_unit(const std::string& unit) { return unit == "vns" || unit == "vms"; }
+bool is_virtual_unit(const std::string& unit) {
+  return unit == "vns" || unit == "vms" || unit == "mns";
+}
 
 stats::CompareOptions compare_options_for(const std::string& unit) {
   stats::CompareOptions options;
@@ -78,7 +80,8 @@ std::vector<std::string> undecided_virtual_metrics(const TimingData& base,
   std::vector<std::string> undecided;
   for (const auto& [key, samples] : base) {
     const auto other = candidate.find(key);
-    if (samples.unit != "vns" || other == candidate.end() || samples.rebinds.empty()) {
+    if ((samples.unit != "vns" && samples.unit != "mns") || other == candidate.end() ||
+        samples.rebinds.empty()) {
       continue;
     }
     // A metric that is noisy within one boot even under icount (the whole

@@ -38,7 +38,8 @@ void add_boot(TimingData& data, const std::vector<guest::Measurement>& measureme
 // measurements are left as they are.
 void label_clock(std::vector<guest::Measurement>& measurements, qemu::Clock clock);
 
-// Whether UNIT is a virtual (instruction-driven) time: "vns" or "vms".
+// Whether UNIT is a virtual (instruction-driven) time: "vns" or "vms", or
+// the memory clock's modelled ns "mns" (deterministic too).
 bool is_virtual_unit(const std::string& unit);
 
 // Materiality for a metric: 3 % of wall-clock time, 0.25 % of virtual

@@ -163,8 +163,10 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
       "clock", po::value<std::string>()->default_value("auto"),
       "what times are measured in: icount (virtual ns = guest instructions, TCG only; "
-      "deterministic), wall, both (a session under each), or auto (icount under TCG, wall "
-      "under KVM)")("timeout", po::value<int>(), "seconds per boot (default: the case's)")(
+      "deterministic), memory (icount plus the memcost plugin: each memmap_init_zone_device() "
+      "call costed in a model of one core's caches and DRAM, unit mns), wall, both (icount "
+      "and wall, a session under each), or auto (icount under TCG, wall under KVM)")(
+      "timeout", po::value<int>(), "seconds per boot (default: the case's)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
@@ -180,6 +182,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "before (an unchanged prefix, a resent revision) reuses that boot and so its results")(
       "junit", po::value<std::string>(), "also write the JUnit XML report here ('-': stdout)")(
       "json", po::value<std::string>(), "also write the JSON results here ('-': stdout)");
+  add_memory_clock_options(options);
   add_run_report_options(options);
   options.add(base_options());
   po::variables_map vm;
@@ -199,6 +202,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   run::SessionRequest request;
   request.accel = accel_of(vm["accel"].as<std::string>());
   request.clock = vm["clock"].as<std::string>();
+  request.memory = memory_clock_settings(vm, request.clock);
   request.testcases = testcases_dir(vm);
   request.target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
   request.test_case = cases::load_case(request.testcases, vm["case"].as<std::string>());

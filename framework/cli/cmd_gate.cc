@@ -87,7 +87,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "resume", po::value<std::string>(),
       "an earlier gate's run directory: its finished cells are reused")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
-      "clock", po::value<std::string>()->default_value("auto"), "auto, icount or wall")(
+      "clock", po::value<std::string>()->default_value("auto"),
+      "auto, icount, memory (icount plus the memcost plugin's model of caches and DRAM, for "
+      "the timing cells) or wall")(
       "reuse-base-boots",
       "under icount, reuse a base boot identical to an earlier one (same kernel image, "
       "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
@@ -102,6 +104,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "json", po::value<std::string>(), "also write the cells (JSON) here ('-': stdout)")(
       "shard", po::value<std::string>(),
       "I/N: only shard I of `kseries plan --shards N` (then `kseries merge` the N runs)");
+  add_memory_clock_options(options);
   add_run_report_options(options);
   options.add(base_options());
   po::variables_map vm;
@@ -127,6 +130,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                   : accel == "tcg" ? qemu::Accel::k_tcg
                                    : qemu::Accel::k_auto;
   request.clock = vm["clock"].as<std::string>();
+  request.memory = memory_clock_settings(vm, request.clock);
   request.reuse_base_boots = vm.count("reuse-base-boots") > 0;
   request.reuse_boots = vm.count("reuse-boots") > 0;
   if (vm.count("resume")) {

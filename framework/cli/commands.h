@@ -8,6 +8,7 @@
 #include "cli/context.h"
 #include "report/junit.h"
 #include "run/gate.h"
+#include "run/session_runner.h"
 
 namespace kseries::cli {
 
@@ -35,6 +36,14 @@ std::vector<report::TestSuite> gate_junit_suites(const run::GateResult& result);
 
 // --configs, else the bundled kernel-configs/.
 std::filesystem::path configs_dir(const po::variables_map& vm);
+
+// The memory clock's options (--memory-profile, --memory-unscaled,
+// --memory-llc), for boot, gate and bisect; applied to a session request.
+// The profile is read (and checked) at once, before any work.
+void add_memory_clock_options(po::options_description& options);
+// Error(k_usage) for a --clock that names no clock.
+memcost::MemoryClockSettings memory_clock_settings(const po::variables_map& vm,
+                                                   const std::string& clock);
 
 // --testcases, else the bundled testcases/.
 std::filesystem::path testcases_dir(const po::variables_map& vm);

@@ -26,8 +26,16 @@ enum class PmemTopology { k_legacy, k_nvdimm };
 // What the guest's clock counts. k_icount (TCG only): QEMU's
 // `-icount shift=0,sleep=off`, 1 virtual ns per executed guest instruction,
 // idle time skipped, single-threaded TCG: deterministic, blind to the memory
-// system. k_wall: the host's time as the guest sees it (noisy under TCG).
-enum class Clock { k_wall, k_icount };
+// system. k_memory (TCG only): icount plus the memcost plugin, which costs
+// each memmap_init_zone_device() call in a model of one core's caches and
+// DRAM (framework/memcost/): deterministic too, and it sees what
+// non-temporal stores save. k_wall: the host's time as the guest sees it
+// (noisy under TCG).
+enum class Clock { k_wall, k_icount, k_memory };
+
+// icount or memory: the guest's clock counts instructions, so boots are
+// deterministic.
+inline bool counts_instructions(Clock clock) { return clock != Clock::k_wall; }
 
 struct VmSpec {
   std::string arch = "x86_64";  // or "arm64" (qemu-system-aarch64 -M virt, TCG)
@@ -44,6 +52,8 @@ struct VmSpec {
   std::string pmem_offset = "4G";  // legacy only: memmap=SIZE!OFFSET
   std::uint64_t bulk_bytes = 256ull << 20;
   Clock clock = Clock::k_wall;
+  // -plugin arguments ("file=PATH,key=value,..."), one per plugin.
+  std::vector<std::string> plugins;
   std::chrono::seconds timeout{600};
 };
 
@@ -66,9 +76,13 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
 std::filesystem::path kvm_device();
 
 // The clock for a run: "auto" is icount under TCG (deterministic) and wall
-// under KVM; "icount" under KVM and any other word are usage errors.
+// under KVM; "icount" or "memory" under KVM and any other word are usage
+// errors.
 Clock choose_clock(const std::string& requested, const std::string& accel);
-std::string clock_name(Clock clock);  // "icount" or "wall"
+// Error(k_usage) unless REQUESTED names a clock (auto icount memory wall), so
+// a typo fails before any work.
+void check_clock_name(const std::string& requested);
+std::string clock_name(Clock clock);  // "icount", "memory" or "wall"
 // One sentence: what figures under CLOCK can and cannot see.
 std::string clock_note(Clock clock);
 

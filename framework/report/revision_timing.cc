@@ -67,7 +67,8 @@ std::vector<RevisionTiming> revision_timings(const RunRecord& run, const std::st
       }
       // Times only: a count (page_ref_set events) is evidence, not a speed.
       const std::string unit = to_samples->value("unit", "");
-      if (unit != "ns" && unit != "us" && unit != "ms" && unit != "vns" && unit != "vms") {
+      if (unit != "ns" && unit != "us" && unit != "ms" && unit != "vns" && unit != "vms" &&
+          unit != "mns") {
         continue;
       }
       const auto a = rebinds(*from_samples);

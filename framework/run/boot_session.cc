@@ -5,6 +5,7 @@
 
 #include "core/utf8.h"
 #include "guest/case_status.h"
+#include "memcost/plugin_args.h"
 #include "sys/files.h"
 
 namespace kseries::run {
@@ -50,15 +51,56 @@ void classify(BootRecord& record, const SessionSpec& spec) {
 // case's counts and sizes (events, dump bytes) stay in the JSON; only its
 // fast-path timings (kind first/rebind, e.g. memmap-types' memremap_pages
 // ns) go to the table and the comparison.
-std::vector<guest::Measurement> timings(const BootRecord& record, const SessionSpec& spec) {
+std::vector<guest::Measurement> timings(BootRecord& record, const SessionSpec& spec) {
   auto measured = guest::measurements(record.events);
+  cases::MemoryCosts costs;
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    costs = cases::memory_costs(measured, record.memcost, spec.memory_models);
+    for (auto& problem : costs.problems) {
+      record.problems.push_back(std::move(problem));
+    }
+    record.memcost_owners = std::move(costs.owners);
+  }
   if (!spec.timing_only) {
     std::erase_if(measured, [](const guest::Measurement& m) {
       return (m.kind != "first" && m.kind != "rebind") || (m.unit != "ns" && m.unit != "ms");
     });
   }
   cases::label_clock(measured, spec.vm.clock);
+  measured.insert(measured.end(), costs.added.begin(), costs.added.end());
   return measured;
+}
+
+// The memory clock: the plugin's -plugin argument for this kernel, its
+// records file emptied (the plugin appends).
+void add_memory_plugin(qemu::VmSpec& boot, const KernelUnderTest& kernel, const SessionSpec& spec) {
+  memcost::PluginRequest request;
+  request.plugin = memcost::plugin_path();
+  request.records = boot.run_dir / (boot.name + ".memcost");
+  request.irq_entries = boot.run_dir / (boot.name + ".memcost-irq");
+  request.symbols = memcost::load_symbols(kernel.build.system_map, "memmap_init_zone_device");
+  for (const auto& model : spec.memory_models) {
+    request.models.emplace_back(model.label, model.profile);
+  }
+  std::error_code ec;
+  fs::remove(request.records, ec);
+  boot.plugins.push_back(memcost::plugin_argument(request));
+}
+
+// The plugin's records, read back bounded (64 MiB: ~300,000 windows).
+memcost::Records memory_records(const qemu::VmSpec& boot) {
+  const fs::path path = boot.run_dir / (boot.name + ".memcost");
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    return {};
+  }
+  if (fs::file_size(path, ec) > (64u << 20)) {
+    memcost::Records r;
+    r.header = true;
+    r.problems.push_back(path.string() + " is larger than 64 MiB");
+    return r;
+  }
+  return memcost::parse_records(read_file(path));
 }
 
 BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const SessionSpec& spec,
@@ -73,6 +115,9 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   boot.initramfs = kernel.initramfs;
   boot.name = boot_file_prefix(kernel.role, round);
   boot.cmdline = spec.guest_cmdline;
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    add_memory_plugin(boot, kernel, spec);
+  }
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
                   kernel.name + " " + spec.label);
   const bool cacheable = spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
@@ -88,6 +133,9 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   record.run = reused ? *reused : vm.boot(boot);
   record.seconds = static_cast<double>(record.run.process.elapsed.count()) / 1000.0;
   record.events = guest::parse_protocol(file_text(record.run.protocol));
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    record.memcost = memory_records(boot);
+  }
   classify(record, spec);
   const auto measured = timings(record, spec);
   cases::add_boot(kernel.timing, measured);

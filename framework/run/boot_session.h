@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/memory_clock.h"
 #include "qemu/vm.h"
 #include "run/boot_cache.h"
 #include "run/oracle.h"
@@ -34,6 +35,9 @@ struct SessionSpec {
   // byte-identical to one booted before (an unchanged prefix, a resend)
   // reuses that boot, and with it the cell's results.
   bool cache_every_kernel = false;
+  // The memory clock's models (the first is the clock's): non-empty under
+  // qemu::Clock::k_memory.
+  std::vector<cases::MemoryModel> memory_models;
 };
 
 struct SessionResult {

@@ -319,6 +319,7 @@ class SeriesGate {
       request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
       request.accel = m_request.accel;
       request.clock = m_request.clock;
+      request.memory = m_request.memory;
       request.reuse_baseline_boots = m_request.reuse_base_boots;
       request.reuse_every_boot = m_request.reuse_boots;
       request.run_dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);

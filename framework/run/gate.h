@@ -16,6 +16,7 @@
 
 #include "git/store.h"
 #include "kernel/kernel_build.h"
+#include "memcost/profile.h"
 #include "qemu/vm.h"
 #include "run/gate_cells.h"
 #include "run/matrix.h"
@@ -36,6 +37,8 @@ struct GateRequest {
   std::filesystem::path run_dir;
   qemu::Accel accel = qemu::Accel::k_auto;
   std::string clock = "auto";
+  // --clock memory: the profile and its options (run/session_runner.h).
+  memcost::MemoryClockSettings memory;
   std::optional<std::filesystem::path> resume;  // an earlier run's gate.json
   bool reuse_base_boots = false;                // run/boot_cache.h
   bool reuse_boots = false;                     // every kernel's boots, not only the base's

@@ -81,9 +81,10 @@ class SlowPathWorkOracle final : public Oracle {
   std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
                                                const BootRecord& candidate) const override {
     std::vector<oracle::SetupVerdict> verdicts;
-    const auto clock = candidate.clock == qemu::Clock::k_icount && baseline.clock == candidate.clock
-                           ? oracle::WorkClock::k_instructions
-                           : oracle::WorkClock::k_wall;
+    const auto clock =
+        qemu::counts_instructions(candidate.clock) && baseline.clock == candidate.clock
+            ? oracle::WorkClock::k_instructions
+            : oracle::WorkClock::k_wall;
     for (const auto& setup : guest::passed_subjects(candidate.events)) {
       const auto base = baseline.work.find(setup);
       const auto mine = candidate.work.find(setup);

@@ -14,6 +14,7 @@
 #include "guest/protocol.h"
 #include "guest/triage.h"
 #include "kernel/kernel_build.h"
+#include "memcost/record.h"
 #include "oracle/equivalence.h"
 #include "oracle/hugetlb_tails.h"
 #include "oracle/slow_path_work.h"
@@ -64,6 +65,10 @@ struct BootRecord {
   // clock that measured them (instructions under icount).
   std::map<std::string, std::vector<double>> work;
   qemu::Clock clock = qemu::Clock::k_wall;
+  // The memory clock: the plugin's records, and per window (call order) the
+  // setup and iteration of the bind it belongs to.
+  memcost::Records memcost;
+  std::vector<std::pair<std::string, int>> memcost_owners;
 };
 
 // Where a session's progress lines go: injected, so tests can record the

@@ -63,8 +63,8 @@ void add_header(Sink& s, const std::vector<KernelUnderTest>& kernels, int boots)
   if (kernels.size() > 1) {
     s.out << "boots interleaved: " << boots << " round(s) of " << kernels.front().name << ", "
           << kernels.back().name << " (A B, B A, ...)\n";
-    if (f.clock == qemu::Clock::k_icount) {
-      s.out << "note: icount: boots are deterministic, so " << boots
+    if (qemu::counts_instructions(f.clock)) {
+      s.out << "note: " << qemu::clock_name(f.clock) << ": boots are deterministic, so " << boots
             << " boot(s) a side; the rebinds are the samples, and boots of one kernel whose "
                "means agree within 0.1 % pool their rebinds (materiality 0.25 %)"
             << (f.adaptive ? "; a second pair is booted only when a verdict is unknown" : "")
@@ -330,7 +330,7 @@ void add_power(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b) {
     power.compare = cases::compare_options_for(samples.unit);
     power.compare.bootstrap.resamples = 1000;
     power.quantum = samples.unit == "ms" || samples.unit == "vms" ? 1 : 0;
-    if (samples.unit == "vns") {
+    if (samples.unit == "vns" || samples.unit == "mns") {
       // The instruction clock resolves hundredths of a percent: search
       // below the wall clock's 1 % floor.
       power.min_effect = 0.0005;

@@ -1,5 +1,6 @@
 #include "run/session_runner.h"
 
+#include "core/error.h"
 #include "run/boot_session.h"
 #include "run/kernel_stage.h"
 
@@ -31,6 +32,23 @@ SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
   add_skipped_setups(facts, report.text, report.suite);
   report.json = {{"target", facts.target}, {"case", facts.test_case}, {"skipped", outcome.why}};
   return outcome;
+}
+
+// The memory clock's models: the profile scaled to this namespace's memmap
+// (64-byte struct pages) unless asked otherwise, then one per swept LLC size.
+std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
+  if (!request.memory.profile) {
+    throw usage_error("--clock memory needs a machine profile (--memory-profile)");
+  }
+  const std::uint64_t memmap = qemu::parse_memory_size(request.pmem_size) / 4096 * 64;
+  const auto profile = request.memory.unscaled
+                           ? *request.memory.profile
+                           : memcost::scaled_to(*request.memory.profile, memmap);
+  std::vector<cases::MemoryModel> models{{profile.name, profile}};
+  for (const auto llc : request.memory.llc_sweep) {
+    models.push_back({"llc" + std::to_string(llc >> 10) + "k", memcost::with_llc(profile, llc)});
+  }
+  return models;
 }
 
 }  // namespace
@@ -93,6 +111,12 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   status.progress("accelerator: " + vm.accel_note());
   spec.vm.clock = qemu::choose_clock(request.clock, vm.accel());
   status.progress("clock: " + qemu::clock_note(spec.vm.clock));
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    spec.memory_models = memory_models(request);
+    for (const auto& model : spec.memory_models) {
+      status.progress("memory model " + model.label + ": " + memcost::describe(model.profile));
+    }
+  }
   spec.guest_cmdline = plan.guest_cmdline;
   spec.setups = plan.setups;
   spec.oracle = oracle;
@@ -101,7 +125,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   // Under the instruction clock one boot a side decides unless a verdict is
   // unknown; then a second pair checks that the boots agree.
   spec.adaptive =
-      !request.boots_given && spec.vm.clock == qemu::Clock::k_icount && kernels.size() == 2;
+      !request.boots_given && qemu::counts_instructions(spec.vm.clock) && kernels.size() == 2;
   spec.keep_bulk = request.keep_bulk;
   const BootCache cache(services.workdir_root / "boot-cache");
   if (request.reuse_baseline_boots || request.reuse_every_boot) {

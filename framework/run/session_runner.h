@@ -13,6 +13,7 @@
 #include "cases/case_def.h"
 #include "kernel/kernel_build.h"
 #include "kernel/target.h"
+#include "memcost/profile.h"
 #include "qemu/vm.h"
 #include "run/case_plan.h"
 #include "run/session.h"
@@ -40,6 +41,7 @@ struct SessionRequest {
   // with reuse_every_boot the series' boots too.
   bool reuse_baseline_boots = false;
   bool reuse_every_boot = false;
+  memcost::MemoryClockSettings memory;  // --clock memory
 };
 
 struct Services {

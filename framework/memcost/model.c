@@ -1,0 +1,426 @@
+/* The memory model of model.h. */
+#include "memcost/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t line_of(uint64_t addr) { return addr / MC_LINE; }
+
+static int level_init(mc_level* level, const mc_level_config* config) {
+  uint64_t lines = config->size / MC_LINE;
+  if (config->ways == 0 || config->ways > 64 || lines < config->ways) {
+    return -1;
+  }
+  level->ways = config->ways;
+  level->sets = (uint32_t)(lines / config->ways);
+  size_t n = (size_t)level->sets * level->ways;
+  level->tag = calloc(n, sizeof *level->tag);
+  level->stamp = calloc(n, sizeof *level->stamp);
+  level->dirty = calloc(n, 1);
+  return level->tag && level->stamp && level->dirty ? 0 : -1;
+}
+
+int mc_model_init(mc_model* model, const mc_config* config) {
+  memset(model, 0, sizeof *model);
+  model->config = *config;
+  if (config->wc_buffers == 0 || config->wc_buffers > MC_MAX_WC) {
+    return -1;
+  }
+  for (int i = 0; i < MC_MAX_LEVELS && config->level[i].size; i++) {
+    if (level_init(&model->level[i], &config->level[i]) != 0) {
+      mc_model_free(model);
+      return -1;
+    }
+    model->levels = i + 1;
+  }
+  return model->levels > 0 ? 0 : -1;
+}
+
+void mc_model_free(mc_model* model) {
+  for (int i = 0; i < MC_MAX_LEVELS; i++) {
+    free(model->level[i].tag);
+    free(model->level[i].stamp);
+    free(model->level[i].dirty);
+  }
+  memset(model->level, 0, sizeof model->level);
+  model->levels = 0;
+}
+
+/* The slot of LINE in LEVEL, or -1. */
+static long find(const mc_level* level, uint64_t line) {
+  size_t base = (size_t)(line % level->sets) * level->ways;
+  for (uint32_t w = 0; w < level->ways; w++) {
+    if (level->tag[base + w] == line + 1) {
+      return (long)(base + w);
+    }
+  }
+  return -1;
+}
+
+/* Removes LINE from every level above LLC index K (inclusion: the LLC
+ * evicted it); returns whether any copy was dirty. */
+static int back_invalidate(mc_model* model, int k, uint64_t line) {
+  int dirty = 0;
+  for (int i = 0; i < k; i++) {
+    long slot = find(&model->level[i], line);
+    if (slot >= 0) {
+      dirty |= model->level[i].dirty[slot];
+      model->level[i].tag[slot] = 0;
+      model->level[i].dirty[slot] = 0;
+    }
+  }
+  return dirty;
+}
+
+/* Puts LINE into level K (absent there), evicting its set's LRU line. */
+static long fill(mc_model* model, int k, uint64_t line) {
+  mc_level* level = &model->level[k];
+  size_t base = (size_t)(line % level->sets) * level->ways;
+  size_t victim = base;
+  for (uint32_t w = 0; w < level->ways; w++) {
+    if (level->tag[base + w] == 0) {
+      victim = base + w;
+      break;
+    }
+    if (level->stamp[base + w] < level->stamp[victim]) {
+      victim = base + w;
+    }
+  }
+  if (level->tag[victim] != 0) {
+    uint64_t old = level->tag[victim] - 1;
+    int dirty = level->dirty[victim];
+    if (k == model->levels - 1) {
+      dirty |= back_invalidate(model, k, old);
+      if (dirty) {
+        model->count.dram_write += MC_LINE;
+      }
+    } else if (dirty) {
+      /* Inclusion: the next level holds the line; it becomes dirty there. */
+      long below = find(&model->level[k + 1], old);
+      if (below >= 0) {
+        model->level[k + 1].dirty[below] = 1;
+      } else {
+        model->count.dram_write += MC_LINE;
+      }
+    }
+  }
+  level->tag[victim] = line + 1;
+  level->dirty[victim] = 0;
+  level->stamp[victim] = ++model->clock;
+  return (long)victim;
+}
+
+/* A WC buffer holding LINE is written out before an ordinary access to it
+ * (the core does not read its own write-combined bytes back). */
+static void wc_write_out(mc_model* model, mc_wc* wc) {
+  if (wc->line == 0) {
+    return;
+  }
+  if (wc->mask == ~0ull) {
+    model->count.wc_full++;
+  } else {
+    /* A partial line: the memory controller reads and merges it. */
+    model->count.wc_partial++;
+    model->count.dram_read += MC_LINE;
+  }
+  model->count.dram_write += MC_LINE;
+  wc->line = 0;
+  wc->mask = 0;
+}
+
+static void wc_evict_line(mc_model* model, uint64_t line) {
+  for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
+    if (model->wc[i].line == line + 1) {
+      wc_write_out(model, &model->wc[i]);
+    }
+  }
+}
+
+static void access_line(mc_model* model, uint64_t line, int is_store) {
+  wc_evict_line(model, line);
+  int hit = -1;
+  long slot = -1;
+  for (int k = 0; k < model->levels; k++) {
+    slot = find(&model->level[k], line);
+    if (slot >= 0) {
+      hit = k;
+      break;
+    }
+    model->count.misses[k]++;
+  }
+  if (hit < 0) {
+    model->count.dram_read += MC_LINE; /* a load, or a store's read-for-ownership */
+    hit = model->levels;
+  } else {
+    model->count.hits[hit]++;
+    model->level[hit].stamp[slot] = ++model->clock;
+  }
+  /* Fill the levels above the hit, the LLC first (inclusion). */
+  for (int k = hit - 1; k >= 0; k--) {
+    slot = fill(model, k, line);
+  }
+  if (is_store) {
+    if (hit == 0) {
+      slot = find(&model->level[0], line);
+    }
+    model->level[0].dirty[slot] = 1;
+  }
+}
+
+static void for_each_line(mc_model* model, uint64_t addr, unsigned size, int is_store) {
+  uint64_t first = line_of(addr), last = line_of(addr + (size ? size - 1 : 0));
+  for (uint64_t line = first; line <= last; line++) {
+    access_line(model, line, is_store);
+  }
+}
+
+void mc_load(mc_model* model, uint64_t addr, unsigned size) {
+  model->count.loads++;
+  for_each_line(model, addr, size, 0);
+}
+
+void mc_store(mc_model* model, uint64_t addr, unsigned size) {
+  model->count.stores++;
+  for_each_line(model, addr, size, 1);
+}
+
+/* Removes LINE from every level, writing it back if dirty. */
+static void drop_line(mc_model* model, uint64_t line, int invalidate) {
+  int dirty = 0;
+  for (int k = 0; k < model->levels; k++) {
+    long slot = find(&model->level[k], line);
+    if (slot >= 0) {
+      dirty |= model->level[k].dirty[slot];
+      model->level[k].dirty[slot] = 0;
+      if (invalidate) {
+        model->level[k].tag[slot] = 0;
+      }
+    }
+  }
+  if (dirty) {
+    model->count.dram_write += MC_LINE;
+  }
+}
+
+static mc_wc* wc_for(mc_model* model, uint64_t line) {
+  mc_wc *free_slot = NULL, *oldest = NULL;
+  for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
+    mc_wc* wc = &model->wc[i];
+    if (wc->line == line + 1) {
+      return wc;
+    }
+    if (wc->line == 0) {
+      if (!free_slot) {
+        free_slot = wc;
+      }
+    } else if (!oldest || wc->stamp < oldest->stamp) {
+      oldest = wc;
+    }
+  }
+  if (!free_slot) {
+    wc_write_out(model, oldest); /* every buffer busy: the oldest goes */
+    free_slot = oldest;
+  }
+  free_slot->line = line + 1;
+  free_slot->mask = 0;
+  free_slot->stamp = ++model->clock;
+  return free_slot;
+}
+
+void mc_store_nt(mc_model* model, uint64_t addr, unsigned size) {
+  model->count.nt_stores++;
+  while (size > 0) {
+    uint64_t line = line_of(addr);
+    unsigned offset = (unsigned)(addr % MC_LINE);
+    unsigned part = size < MC_LINE - offset ? size : MC_LINE - offset;
+    drop_line(model, line, 1);
+    mc_wc* wc = wc_for(model, line);
+    uint64_t bits = part >= 64 ? ~0ull : (((1ull << part) - 1) << offset);
+    wc->mask |= bits;
+    if (wc->mask == ~0ull) {
+      wc_write_out(model, wc); /* a whole line: out at once, nothing read */
+    }
+    addr += part;
+    size -= part;
+  }
+}
+
+void mc_flush_line(mc_model* model, uint64_t addr, int invalidate) {
+  model->count.flushes++;
+  wc_evict_line(model, line_of(addr));
+  drop_line(model, line_of(addr), invalidate);
+}
+
+void mc_fence(mc_model* model) {
+  model->count.fences++;
+  for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
+    wc_write_out(model, &model->wc[i]);
+  }
+}
+
+void mc_settle(mc_model* model) {
+  for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
+    wc_write_out(model, &model->wc[i]);
+  }
+  for (int k = 0; k < model->levels; k++) {
+    mc_level* level = &model->level[k];
+    size_t n = (size_t)level->sets * level->ways;
+    for (size_t i = 0; i < n; i++) {
+      if (level->dirty[i]) {
+        /* One write per line: clean it in every level holding it. */
+        uint64_t line = level->tag[i] - 1;
+        for (int j = k; j < model->levels; j++) {
+          long slot = find(&model->level[j], line);
+          if (slot >= 0) {
+            model->level[j].dirty[slot] = 0;
+          }
+        }
+        model->count.dram_write += MC_LINE;
+      }
+    }
+  }
+}
+
+/* ---- ordering ---- */
+
+int mc_order_init(mc_order* order, uint64_t slots) {
+  memset(order, 0, sizeof *order);
+  if (slots == 0 || (slots & (slots - 1)) != 0) {
+    return -1;
+  }
+  order->table = calloc(slots, sizeof *order->table);
+  order->mask = slots - 1;
+  order->gen = 1;
+  return order->table ? 0 : -1;
+}
+
+void mc_order_free(mc_order* order) {
+  free(order->table);
+  order->table = NULL;
+}
+
+static uint64_t hash(uint64_t key) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdull;
+  key ^= key >> 33;
+  return key;
+}
+
+/* The live entry for KEY, or NULL; *insert_at gets a reusable slot. */
+static mc_order_entry* lookup(mc_order* order, uint64_t key, mc_order_entry** insert_at) {
+  mc_order_entry* reusable = NULL;
+  for (uint64_t i = hash(key) & order->mask, n = 0; n <= order->mask; i = (i + 1) & order->mask, n++) {
+    mc_order_entry* e = &order->table[i];
+    if (e->key == 0) {
+      if (insert_at) {
+        *insert_at = reusable ? reusable : e;
+      }
+      return NULL;
+    }
+    if (e->gen != order->gen) {
+      if (!reusable) {
+        reusable = e;
+      }
+      continue;
+    }
+    if (e->key == key) {
+      return e;
+    }
+  }
+  if (insert_at) {
+    *insert_at = reusable;
+  }
+  return NULL;
+}
+
+void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc) {
+  order->nt_stores++;
+  uint64_t key = paddr / MC_LINE + 1;
+  mc_order_entry* slot = NULL;
+  if (lookup(order, key, &slot)) {
+    return; /* the first NT store of the line names it */
+  }
+  if (!slot || order->used * 2 > order->mask) {
+    order->overflow = 1;
+    return;
+  }
+  if (slot->key == 0) {
+    order->used++;
+  }
+  slot->key = key;
+  slot->gen = order->gen;
+  slot->nt_pc = pc;
+  slot->vaddr = vaddr & ~(uint64_t)(MC_LINE - 1);
+  order->live++;
+}
+
+static void add_hazard(mc_order* order, mc_hazard_kind kind, uint64_t nt_pc, uint64_t pc,
+                       uint64_t vaddr, uint64_t count) {
+  for (int i = 0; i < order->hazards; i++) {
+    mc_hazard* h = &order->hazard[i];
+    if (h->kind == kind && h->nt_pc == nt_pc && h->pc == pc) {
+      h->count += count;
+      if (vaddr < h->vaddr) {
+        h->vaddr = vaddr; /* the lowest line: the first struct page */
+      }
+      return;
+    }
+  }
+  if (order->hazards == MC_MAX_HAZARDS) {
+    order->dropped += count;
+    return;
+  }
+  mc_hazard* h = &order->hazard[order->hazards++];
+  h->kind = kind;
+  h->nt_pc = nt_pc;
+  h->pc = pc;
+  h->vaddr = vaddr;
+  h->count = count;
+}
+
+void mc_order_access(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc, int is_store) {
+  if (order->live == 0) {
+    return;
+  }
+  mc_order_entry* e = lookup(order, paddr / MC_LINE + 1, NULL);
+  if (e) {
+    add_hazard(order, is_store ? MC_HAZARD_STORE : MC_HAZARD_LOAD, e->nt_pc, pc, vaddr, 1);
+  }
+}
+
+static void clear(mc_order* order) {
+  order->live = 0;
+  order->overflow = 0;
+  if (order->used * 8 > order->mask) {
+    memset(order->table, 0, (order->mask + 1) * sizeof *order->table);
+    order->used = 0;
+  }
+  order->gen++;
+}
+
+void mc_order_fence(mc_order* order) {
+  order->fences++;
+  if (order->live || order->overflow) {
+    clear(order);
+  }
+}
+
+void mc_order_end(mc_order* order, uint64_t return_pc) {
+  if (order->live) {
+    /* One hazard per NT store PC among the outstanding lines. */
+    for (uint64_t i = 0; i <= order->mask; i++) {
+      mc_order_entry* e = &order->table[i];
+      if (e->key != 0 && e->gen == order->gen) {
+        add_hazard(order, MC_HAZARD_RETURN, e->nt_pc, return_pc, e->vaddr, 1);
+      }
+    }
+  }
+  clear(order);
+}
+
+void mc_order_reset_hazards(mc_order* order) {
+  order->hazards = 0;
+  order->dropped = 0;
+  order->nt_stores = 0;
+  order->fences = 0;
+}

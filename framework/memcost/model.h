@@ -1,0 +1,138 @@
+#ifndef KSERIES_MEMCOST_MODEL_H
+#define KSERIES_MEMCOST_MODEL_H
+/* The memory system of one core, deterministic, for the memory-cost clock:
+ * an inclusive hierarchy of set-associative write-back caches (L1D, L2, LLC;
+ * 64-byte lines, LRU), write-allocate for ordinary stores (a store miss reads
+ * the line), non-temporal stores through write-combining buffers that never
+ * read the line, clflush/clwb, and fences that drain the buffers. It counts
+ * the bytes that reach DRAM. Beside it, per vCPU, the ordering tracker: the
+ * lines written by non-temporal stores and not yet ordered by a fence, and
+ * the accesses that touch them (see docs/memory-clock.md).
+ *
+ * Pure C, no QEMU: the plugin (plugin.c) feeds it, the unit tests feed it
+ * synthetic address streams. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MC_LINE 64u
+#define MC_MAX_LEVELS 3
+#define MC_MAX_WC 32
+
+typedef struct mc_level_config {
+  uint64_t size; /* bytes */
+  uint32_t ways;
+} mc_level_config;
+
+typedef struct mc_config {
+  mc_level_config level[MC_MAX_LEVELS]; /* L1D, L2, LLC; size 0 = absent */
+  uint32_t wc_buffers;                  /* write-combining buffers (fill buffers) */
+} mc_config;
+
+typedef struct mc_counters {
+  uint64_t loads, stores, nt_stores; /* accesses (a split access counts per line) */
+  uint64_t hits[MC_MAX_LEVELS], misses[MC_MAX_LEVELS];
+  uint64_t dram_read, dram_write; /* bytes */
+  uint64_t wc_full, wc_partial;   /* lines written out by the WC buffers */
+  uint64_t fences, flushes;       /* drains seen, clflush/clwb lines */
+} mc_counters;
+
+typedef struct mc_level {
+  uint32_t sets, ways;
+  uint64_t* tag;   /* line address + 1; 0 = invalid */
+  uint64_t* stamp; /* LRU: last use */
+  uint8_t* dirty;
+} mc_level;
+
+typedef struct mc_wc {
+  uint64_t line; /* line address + 1; 0 = free */
+  uint64_t mask; /* bytes written */
+  uint64_t stamp;
+} mc_wc;
+
+typedef struct mc_model {
+  mc_config config;
+  int levels;
+  mc_level level[MC_MAX_LEVELS];
+  mc_wc wc[MC_MAX_WC];
+  uint64_t clock;
+  mc_counters count;
+} mc_model;
+
+/* 0 on success; -1 if a level has no set or more than 64 ways. */
+int mc_model_init(mc_model* model, const mc_config* config);
+void mc_model_free(mc_model* model);
+
+/* An ordinary load or store of SIZE bytes at physical address ADDR. */
+void mc_load(mc_model* model, uint64_t addr, unsigned size);
+void mc_store(mc_model* model, uint64_t addr, unsigned size);
+/* A non-temporal store: the line leaves the caches (written back if dirty)
+ * and the bytes gather in a write-combining buffer; a full line is written
+ * out at once, without reading it. */
+void mc_store_nt(mc_model* model, uint64_t addr, unsigned size);
+/* clflush (INVALIDATE = 1) or clwb (0) of the line holding ADDR. */
+void mc_flush_line(mc_model* model, uint64_t addr, int invalidate);
+/* sfence, mfence, a locked instruction: every WC buffer is written out. */
+void mc_fence(mc_model* model);
+/* The end of a measured window: WC buffers written out and every dirty line
+ * written back (and kept, clean), so a window is charged for all its writes. */
+void mc_settle(mc_model* model);
+
+/* ---- ordering: non-temporal stores not yet ordered by a fence ---- */
+
+typedef enum mc_hazard_kind {
+  MC_HAZARD_STORE = 0, /* an ordinary store to a line with an unordered NT store */
+  MC_HAZARD_LOAD = 1,  /* an ordinary load of such a line */
+  MC_HAZARD_RETURN = 2 /* the window ended with unordered NT stores outstanding */
+} mc_hazard_kind;
+
+typedef struct mc_hazard {
+  mc_hazard_kind kind;
+  uint64_t nt_pc; /* the non-temporal store */
+  uint64_t pc;    /* the access (or, for RETURN, the return address) */
+  uint64_t vaddr; /* first line seen (guest virtual) */
+  uint64_t count; /* accesses (RETURN: lines outstanding) */
+} mc_hazard;
+
+#define MC_MAX_HAZARDS 64
+
+typedef struct mc_order_entry {
+  uint64_t key; /* physical line + 1 */
+  uint64_t gen;
+  uint64_t nt_pc;
+  uint64_t vaddr; /* guest virtual line */
+} mc_order_entry;
+
+typedef struct mc_order {
+  mc_order_entry* table;
+  uint64_t mask; /* table size - 1 (a power of two) */
+  uint64_t gen;
+  uint64_t used, live;
+  int overflow; /* more lines outstanding than the table tracks */
+  uint64_t nt_stores, fences;
+  mc_hazard hazard[MC_MAX_HAZARDS];
+  int hazards;
+  uint64_t dropped; /* hazards beyond MC_MAX_HAZARDS distinct (kind, nt_pc, pc) */
+} mc_order;
+
+/* SLOTS: a power of two; 0 on success. */
+int mc_order_init(mc_order* order, uint64_t slots);
+void mc_order_free(mc_order* order);
+void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc);
+/* An ordinary access: a hazard if its line has an unordered NT store. */
+void mc_order_access(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc, int is_store);
+void mc_order_fence(mc_order* order);
+/* The window ends at RETURN_PC: outstanding lines become one RETURN hazard
+ * (with the NT PC of one of them); the tracker is emptied. */
+void mc_order_end(mc_order* order, uint64_t return_pc);
+/* Forget the hazards (a new window), keep the table. */
+void mc_order_reset_hazards(mc_order* order);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

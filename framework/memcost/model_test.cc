@@ -1,0 +1,242 @@
+#include "memcost/model.h"
+
+#include <gtest/gtest.h>
+
+#include "memcost/x86_insn.h"
+
+namespace {
+
+constexpr uint64_t k_mib = 1024 * 1024;
+
+// A small hierarchy: 4 KiB L1, 32 KiB L2, 256 KiB LLC, 12 WC buffers.
+mc_config small_config() { return mc_config{{{4096, 4}, {32768, 8}, {262144, 16}}, 12}; }
+
+struct Model {
+  mc_model m{};
+  Model() {
+    const mc_config config = small_config();
+    EXPECT_EQ(mc_model_init(&m, &config), 0);
+  }
+  ~Model() { mc_model_free(&m); }
+};
+
+TEST(MemcostModel, OrdinaryStoresToFreshLinesReadAndWriteEveryLine) {
+  Model model;
+  for (uint64_t a = 0; a < 32 * k_mib; a += 8) {
+    mc_store(&model.m, (1ull << 32) + a, 8);
+  }
+  mc_settle(&model.m);
+  EXPECT_EQ(model.m.count.dram_read, 32 * k_mib);   // write-allocate: every line read once
+  EXPECT_EQ(model.m.count.dram_write, 32 * k_mib);  // and written back once
+}
+
+TEST(MemcostModel, NonTemporalStoresWriteWithoutReading) {
+  Model model;
+  for (uint64_t a = 0; a < 32 * k_mib; a += 8) {
+    mc_store_nt(&model.m, (1ull << 32) + a, 8);
+  }
+  mc_settle(&model.m);
+  EXPECT_EQ(model.m.count.dram_read, 0u);
+  EXPECT_EQ(model.m.count.dram_write, 32 * k_mib);
+  EXPECT_EQ(model.m.count.wc_full, 32 * k_mib / 64);
+  EXPECT_EQ(model.m.count.wc_partial, 0u);
+}
+
+TEST(MemcostModel, AFenceDrainsThePartlyWrittenBuffers) {
+  Model model;
+  mc_store_nt(&model.m, 0x1000, 8);
+  mc_store_nt(&model.m, 0x2000, 8);
+  EXPECT_EQ(model.m.count.dram_write, 0u);  // still combining
+  mc_fence(&model.m);
+  EXPECT_EQ(model.m.count.dram_write, 128u);
+  EXPECT_EQ(model.m.count.wc_partial, 2u);
+  mc_fence(&model.m);  // nothing left
+  EXPECT_EQ(model.m.count.dram_write, 128u);
+}
+
+TEST(MemcostModel, MoreLinesThanBuffersEvictTheOldest) {
+  Model model;
+  for (int i = 0; i < 13; i++) {
+    mc_store_nt(&model.m, 0x10000 + 64 * i, 8);
+  }
+  EXPECT_EQ(model.m.count.wc_partial, 1u);  // the 13th line pushed the first out
+}
+
+TEST(MemcostModel, AnLlcResidentStreamCostsNoDramTraffic) {
+  Model model;
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint64_t a = 0; a < 128 * 1024; a += 8) {
+      mc_store(&model.m, a, 8);
+    }
+    mc_settle(&model.m);
+  }
+  const auto first_read = 128u * 1024;
+  EXPECT_EQ(model.m.count.dram_read, first_read);  // only the first pass missed
+  model.m.count = mc_counters{};
+  for (uint64_t a = 0; a < 128 * 1024; a += 8) {
+    mc_load(&model.m, a, 8);
+    mc_store(&model.m, a, 8);
+  }
+  EXPECT_EQ(model.m.count.dram_read, 0u);
+  EXPECT_EQ(model.m.count.dram_write, 0u);  // dirty, but resident (settle not yet)
+}
+
+TEST(MemcostModel, ANonTemporalStoreWritesBackADirtyCachedLineFirst) {
+  Model model;
+  mc_store(&model.m, 0x4000, 8);
+  EXPECT_EQ(model.m.count.dram_read, 64u);
+  for (int i = 0; i < 8; i++) {
+    mc_store_nt(&model.m, 0x4000 + 8 * i, 8);
+  }
+  EXPECT_EQ(model.m.count.dram_write, 128u);  // the dirty line, then the full WC line
+  mc_load(&model.m, 0x4000, 8);
+  EXPECT_EQ(model.m.count.dram_read, 128u);  // no longer cached
+}
+
+TEST(MemcostModel, AnOrdinaryAccessToACombiningLineWritesItOut) {
+  Model model;
+  mc_store_nt(&model.m, 0x8000, 8);
+  mc_store(&model.m, 0x8008, 8);
+  EXPECT_EQ(model.m.count.wc_partial, 1u);
+}
+
+TEST(MemcostModel, BadConfigurationsAreRefused) {
+  mc_model m{};
+  mc_config none{{{0, 0}, {0, 0}, {0, 0}}, 12};
+  EXPECT_NE(mc_model_init(&m, &none), 0);
+  mc_config no_wc = small_config();
+  no_wc.wc_buffers = 0;
+  EXPECT_NE(mc_model_init(&m, &no_wc), 0);
+}
+
+struct Order {
+  mc_order o{};
+  Order() { EXPECT_EQ(mc_order_init(&o, 1 << 12), 0); }
+  ~Order() { mc_order_free(&o); }
+};
+
+TEST(MemcostOrder, AStoreToAnUnorderedNonTemporalLineIsAHazard) {
+  Order order;
+  mc_order_nt_store(&order.o, 0x10000, 0xffffea0000000040, 0x1111);
+  mc_order_access(&order.o, 0x10008, 0xffffea0000000048, 0x2222, 1);
+  ASSERT_EQ(order.o.hazards, 1);
+  EXPECT_EQ(order.o.hazard[0].kind, MC_HAZARD_STORE);
+  EXPECT_EQ(order.o.hazard[0].nt_pc, 0x1111u);
+  EXPECT_EQ(order.o.hazard[0].pc, 0x2222u);
+  EXPECT_EQ(order.o.hazard[0].vaddr, 0xffffea0000000048u);
+}
+
+TEST(MemcostOrder, AFenceBetweenMakesItSafe) {
+  Order order;
+  mc_order_nt_store(&order.o, 0x10000, 0x10000, 0x1111);
+  mc_order_fence(&order.o);
+  mc_order_access(&order.o, 0x10008, 0x10008, 0x2222, 1);
+  mc_order_access(&order.o, 0x10008, 0x10008, 0x2222, 0);
+  mc_order_end(&order.o, 0x3333);
+  EXPECT_EQ(order.o.hazards, 0);
+}
+
+TEST(MemcostOrder, OtherLinesAndNonTemporalStoresAreNotHazards) {
+  Order order;
+  mc_order_nt_store(&order.o, 0x10000, 0x10000, 0x1111);
+  mc_order_nt_store(&order.o, 0x10008, 0x10008, 0x1112);   // NT after NT: same stream
+  mc_order_access(&order.o, 0x10040, 0x10040, 0x2222, 1);  // the next line
+  mc_order_access(&order.o, 0x0ffc0, 0x0ffc0, 0x2222, 0);  // the line before
+  EXPECT_EQ(order.o.hazards, 0);
+  mc_order_fence(&order.o);
+  mc_order_end(&order.o, 0x3333);
+  EXPECT_EQ(order.o.hazards, 0);
+}
+
+TEST(MemcostOrder, ALoadIsAHazardToo) {
+  Order order;
+  mc_order_nt_store(&order.o, 0x10000, 0x10000, 0x1111);
+  mc_order_access(&order.o, 0x10030, 0x10030, 0x2222, 0);
+  ASSERT_EQ(order.o.hazards, 1);
+  EXPECT_EQ(order.o.hazard[0].kind, MC_HAZARD_LOAD);
+}
+
+TEST(MemcostOrder, ReturningWithOutstandingStoresIsAHazardPerStorePc) {
+  Order order;
+  for (int i = 0; i < 10; i++) {
+    mc_order_nt_store(&order.o, 0x20000 + 64 * i, 0xffffea0000100000 + 64 * i,
+                      i < 6 ? 0xaaaa : 0xbbbb);
+  }
+  mc_order_end(&order.o, 0x9999);
+  ASSERT_EQ(order.o.hazards, 2);
+  uint64_t total = 0;
+  for (int i = 0; i < order.o.hazards; i++) {
+    EXPECT_EQ(order.o.hazard[i].kind, MC_HAZARD_RETURN);
+    EXPECT_EQ(order.o.hazard[i].pc, 0x9999u);
+    total += order.o.hazard[i].count;
+    if (order.o.hazard[i].nt_pc == 0xaaaa) {
+      EXPECT_EQ(order.o.hazard[i].vaddr, 0xffffea0000100000u);  // the lowest line
+      EXPECT_EQ(order.o.hazard[i].count, 6u);
+    }
+  }
+  EXPECT_EQ(total, 10u);
+  mc_order_reset_hazards(&order.o);
+  mc_order_end(&order.o, 0x9999);  // emptied by the first end
+  EXPECT_EQ(order.o.hazards, 0);
+}
+
+TEST(MemcostOrder, RepeatedHazardsAreCountedOnce) {
+  Order order;
+  for (int round = 0; round < 100; round++) {
+    mc_order_nt_store(&order.o, 0x10000 + 64 * round, 0x10000 + 64 * round, 0x1111);
+    mc_order_access(&order.o, 0x10000 + 64 * round, 0x10000 + 64 * round, 0x2222, 1);
+    mc_order_fence(&order.o);  // many generations: the table is reused
+  }
+  ASSERT_EQ(order.o.hazards, 1);
+  EXPECT_EQ(order.o.hazard[0].count, 100u);
+  EXPECT_EQ(order.o.hazard[0].vaddr, 0x10000u);
+}
+
+TEST(MemcostOrder, TooManyOutstandingLinesIsAnOverflowNotAPass) {
+  Order order;  // 4096 slots: at most 2048 lines
+  for (int i = 0; i < 3000; i++) {
+    mc_order_nt_store(&order.o, 0x100000 + 64 * i, 0, 0x1);
+  }
+  EXPECT_EQ(order.o.overflow, 1);
+}
+
+mc_insn_kind classify(std::initializer_list<uint8_t> bytes, uint64_t* target = nullptr) {
+  std::vector<uint8_t> v(bytes);
+  return mc_classify_x86(v.data(), v.size(), 0x1000, target);
+}
+
+TEST(MemcostX86, NonTemporalStores) {
+  EXPECT_EQ(classify({0x48, 0x0f, 0xc3, 0x07}), MC_INSN_NT_STORE);     // movnti %rax,(%rdi)
+  EXPECT_EQ(classify({0x0f, 0xc3, 0x47, 0x08}), MC_INSN_NT_STORE);     // movnti %eax,8(%rdi)
+  EXPECT_EQ(classify({0x66, 0x0f, 0xe7, 0x07}), MC_INSN_NT_STORE);     // movntdq %xmm0,(%rdi)
+  EXPECT_EQ(classify({0x0f, 0x2b, 0x07}), MC_INSN_NT_STORE);           // movntps %xmm0,(%rdi)
+  EXPECT_EQ(classify({0xc5, 0xfd, 0xe7, 0x07}), MC_INSN_NT_STORE);     // vmovntdq %ymm0,(%rdi)
+  EXPECT_EQ(classify({0x48, 0x89, 0x07}), MC_INSN_OTHER);              // mov %rax,(%rdi)
+  EXPECT_EQ(classify({0x66, 0x0f, 0x38, 0x2a, 0x07}), MC_INSN_OTHER);  // movntdqa: a load
+}
+
+TEST(MemcostX86, FencesAndFlushes) {
+  EXPECT_EQ(classify({0x0f, 0xae, 0xf8}), MC_INSN_FENCE);              // sfence
+  EXPECT_EQ(classify({0x0f, 0xae, 0xf0}), MC_INSN_FENCE);              // mfence
+  EXPECT_EQ(classify({0x0f, 0xae, 0xe8}), MC_INSN_OTHER);              // lfence
+  EXPECT_EQ(classify({0xf0, 0x48, 0x0f, 0xc1, 0x07}), MC_INSN_FENCE);  // lock xadd
+  EXPECT_EQ(classify({0xf0, 0x83, 0x04, 0x24, 0x00}), MC_INSN_FENCE);  // lock addl $0,(%rsp)
+  EXPECT_EQ(classify({0x48, 0x87, 0x07}), MC_INSN_FENCE);              // xchg %rax,(%rdi)
+  EXPECT_EQ(classify({0x48, 0x87, 0xc7}), MC_INSN_OTHER);              // xchg %rax,%rdi
+  EXPECT_EQ(classify({0x0f, 0xa2}), MC_INSN_FENCE);                    // cpuid
+  EXPECT_EQ(classify({0x0f, 0xae, 0x3f}), MC_INSN_CLFLUSH);            // clflush (%rdi)
+  EXPECT_EQ(classify({0x66, 0x0f, 0xae, 0x3f}), MC_INSN_CLFLUSH);      // clflushopt (%rdi)
+  EXPECT_EQ(classify({0x66, 0x0f, 0xae, 0x37}), MC_INSN_CLWB);         // clwb (%rdi)
+  EXPECT_EQ(classify({0x48, 0xcf}), MC_INSN_IRET);                     // iretq
+}
+
+TEST(MemcostX86, DirectCallsGiveTheirTarget) {
+  uint64_t target = 0;
+  EXPECT_EQ(classify({0xe8, 0x10, 0x00, 0x00, 0x00}, &target), MC_INSN_CALL_REL);
+  EXPECT_EQ(target, 0x1000u + 5 + 0x10);
+  EXPECT_EQ(classify({0xe8, 0xfb, 0xff, 0xff, 0xff}, &target), MC_INSN_CALL_REL);
+  EXPECT_EQ(target, 0x1000u);                        // rel -5: itself
+  EXPECT_EQ(classify({0xff, 0xd0}), MC_INSN_OTHER);  // call *%rax
+}
+
+}  // namespace

@@ -1,0 +1,452 @@
+/* kseries memcost: a QEMU TCG plugin (API version 1, QEMU 7.2) that costs
+ * the calls of one kernel function (memmap_init_zone_device()) in a model of
+ * one core's memory system (model.h), and tracks the ordering of their
+ * non-temporal stores. Only what runs inside a window is costed: from the
+ * direct call of the function (entry=ADDR) to the execution of its return
+ * address, callees included; interrupts taken inside (an instruction at one
+ * of the IDT entry points in irq_entries=FILE, up to its iret) are counted
+ * apart; a context switch (switch=ADDR, __switch_to_asm) pauses the window
+ * until the next one.
+ *
+ * Arguments (QEMU splits them on commas):
+ *   out=FILE           one record per window and model (appended, flushed)
+ *   entry=0xADDR       the function's address (System.map)
+ *   irq_entries=FILE   hex addresses, one per line (System.map asm_* entries)
+ *   switch=0xADDR      __switch_to_asm (optional)
+ *   model=NAME:L1:W1:L2:W2:LLC:WLLC:WC   a hierarchy (bytes, ways, WC buffers);
+ *                      up to 4, all fed the same accesses (a sweep in one boot)
+ *   order=on|off       the ordering tracker (default on)
+ * Output lines (key=value words): "window seq=N vcpu=V model=NAME ...",
+ * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...". */
+#include <glib.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+#include "memcost/model.h"
+#include "memcost/x86_insn.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define MAX_MODELS 4
+#define MAX_VCPUS 64
+#define ORDER_SLOTS (1u << 21) /* 2 M lines: 128 MiB of NT stores outstanding */
+
+typedef struct insn_info {
+  uint64_t pc;
+  uint64_t next; /* pc + length: the return address of a call */
+  uint8_t kind;  /* mc_insn_kind */
+} insn_info;
+
+typedef struct vcpu_state {
+  int in_window, paused, irq_depth;
+  uint64_t return_pc, seq;
+  uint64_t insns, irq_insns, irqs, switches, split;
+  mc_counters start[MAX_MODELS], irq_start[MAX_MODELS], irq_sum[MAX_MODELS];
+  mc_order order;
+  int order_ready;
+} vcpu_state;
+
+static mc_model models[MAX_MODELS];
+static char model_names[MAX_MODELS][32];
+static int n_models;
+static uint64_t entry_addr, switch_addr;
+static GHashTable* irq_entries; /* address -> 1 */
+static GHashTable* return_pcs;  /* return address of an entry call -> 1 */
+static GHashTable* infos;       /* pc -> insn_info*, kept for the whole run */
+static vcpu_state vcpus[MAX_VCPUS];
+static FILE* out;
+static int order_on = 1;
+static uint64_t windows_seen;
+static GMutex lock; /* records from several vCPUs (one TCG thread under icount, but be safe) */
+
+static vcpu_state* state(unsigned int vcpu) { return vcpu < MAX_VCPUS ? &vcpus[vcpu] : NULL; }
+
+static void snapshot(mc_counters* into) {
+  for (int m = 0; m < n_models; m++) {
+    into[m] = models[m].count;
+  }
+}
+
+/* ---- window boundaries ---- */
+
+static void window_start(vcpu_state* v, const insn_info* call) {
+  v->in_window = 1;
+  v->paused = 0;
+  v->irq_depth = 0;
+  v->return_pc = call->next;
+  v->seq = ++windows_seen;
+  v->insns = 1; /* the call itself */
+  v->irq_insns = v->irqs = v->switches = 0;
+  memset(v->irq_sum, 0, sizeof v->irq_sum);
+  snapshot(v->start);
+  if (order_on) {
+    if (!v->order_ready) {
+      v->order_ready = mc_order_init(&v->order, ORDER_SLOTS) == 0;
+    }
+    if (v->order_ready) {
+      mc_order_fence(&v->order); /* what came before the window is not judged */
+      mc_order_reset_hazards(&v->order);
+    }
+  }
+}
+
+static const char* hazard_name(mc_hazard_kind kind) {
+  return kind == MC_HAZARD_STORE ? "store" : kind == MC_HAZARD_LOAD ? "load" : "return";
+}
+
+#define D(field) (c->field - s->field - (irq ? irq->field : 0))
+static void write_model(vcpu_state* v, unsigned vcpu, int m) {
+  const mc_counters *c = &models[m].count, *s = &v->start[m], *irq = &v->irq_sum[m];
+  fprintf(out,
+          "window seq=%" PRIu64 " vcpu=%u model=%s insns=%" PRIu64 " loads=%" PRIu64
+          " stores=%" PRIu64 " nt_stores=%" PRIu64 " fences=%" PRIu64 " l1_miss=%" PRIu64
+          " l2_miss=%" PRIu64 " llc_miss=%" PRIu64 " dram_read=%" PRIu64 " dram_write=%" PRIu64
+          " wc_full=%" PRIu64 " wc_partial=%" PRIu64 " irqs=%" PRIu64 " irq_insns=%" PRIu64
+          " irq_dram_read=%" PRIu64 " irq_dram_write=%" PRIu64 " switches=%" PRIu64 "\n",
+          v->seq, vcpu, model_names[m], v->insns, D(loads), D(stores), D(nt_stores), D(fences),
+          D(misses[0]), D(misses[1]), D(misses[2]), D(dram_read), D(dram_write), D(wc_full),
+          D(wc_partial), v->irqs, v->irq_insns, irq->dram_read, irq->dram_write, v->switches);
+}
+#undef D
+
+static void window_end(vcpu_state* v, unsigned vcpu, uint64_t pc) {
+  for (int m = 0; m < n_models; m++) {
+    mc_settle(&models[m]); /* the window pays for every line it dirtied */
+  }
+  g_mutex_lock(&lock);
+  for (int m = 0; m < n_models; m++) {
+    write_model(v, vcpu, m);
+  }
+  if (order_on && v->order_ready) {
+    mc_order* o = &v->order;
+    int overflow = o->overflow;
+    mc_order_end(o, pc);
+    fprintf(out,
+            "order seq=%" PRIu64 " vcpu=%u nt_stores=%" PRIu64 " fences=%" PRIu64
+            " overflow=%d hazards=%d dropped=%" PRIu64 "\n",
+            v->seq, vcpu, o->nt_stores, o->fences, overflow, o->hazards, o->dropped);
+    for (int i = 0; i < o->hazards; i++) {
+      const mc_hazard* h = &o->hazard[i];
+      fprintf(out,
+              "hazard seq=%" PRIu64 " vcpu=%u kind=%s nt_pc=0x%" PRIx64 " pc=0x%" PRIx64
+              " vaddr=0x%" PRIx64 " count=%" PRIu64 "\n",
+              v->seq, vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->vaddr, h->count);
+    }
+  }
+  fflush(out);
+  g_mutex_unlock(&lock);
+  v->in_window = 0;
+}
+
+/* ---- execution callbacks ---- */
+
+static void on_tb(unsigned int vcpu, void* udata) {
+  vcpu_state* v = state(vcpu);
+  if (v && v->in_window && !v->paused) {
+    uint64_t n = (uint64_t)(uintptr_t)udata;
+    if (v->irq_depth) {
+      v->irq_insns += n;
+    } else {
+      v->insns += n;
+    }
+  }
+}
+
+typedef struct return_tb {
+  insn_info* first;
+  uint64_t n;
+} return_tb;
+
+/* The first instruction of a TB that starts at an entry call's return address. */
+static void on_return_tb(unsigned int vcpu, void* udata) {
+  vcpu_state* v = state(vcpu);
+  const return_tb* r = udata;
+  if (v && v->in_window && !v->paused && !v->irq_depth && r->first->pc == v->return_pc) {
+    window_end(v, vcpu, r->first->pc);
+    return;
+  }
+  on_tb(vcpu, (void*)(uintptr_t)r->n);
+}
+
+static void on_entry_call(unsigned int vcpu, void* udata) {
+  vcpu_state* v = state(vcpu);
+  if (v && !v->in_window) {
+    window_start(v, udata);
+  }
+}
+
+static void on_irq_entry(unsigned int vcpu, void* udata) {
+  (void)udata;
+  vcpu_state* v = state(vcpu);
+  if (v && v->in_window && !v->paused) {
+    if (v->irq_depth++ == 0) {
+      snapshot(v->irq_start);
+    }
+    v->irqs++;
+  }
+}
+
+static void on_iret(unsigned int vcpu, void* udata) {
+  (void)udata;
+  vcpu_state* v = state(vcpu);
+  if (v && v->in_window && !v->paused && v->irq_depth > 0 && --v->irq_depth == 0) {
+    for (int m = 0; m < n_models; m++) {
+      const mc_counters *c = &models[m].count, *s = &v->irq_start[m];
+      mc_counters* sum = &v->irq_sum[m];
+      sum->loads += c->loads - s->loads;
+      sum->stores += c->stores - s->stores;
+      sum->nt_stores += c->nt_stores - s->nt_stores;
+      sum->fences += c->fences - s->fences;
+      for (int k = 0; k < MC_MAX_LEVELS; k++) {
+        sum->misses[k] += c->misses[k] - s->misses[k];
+      }
+      sum->dram_read += c->dram_read - s->dram_read;
+      sum->dram_write += c->dram_write - s->dram_write;
+      sum->wc_full += c->wc_full - s->wc_full;
+      sum->wc_partial += c->wc_partial - s->wc_partial;
+    }
+  }
+}
+
+static void on_switch(unsigned int vcpu, void* udata) {
+  (void)udata;
+  vcpu_state* v = state(vcpu);
+  if (v && v->in_window) {
+    v->paused = !v->paused; /* out at the first switch, back at the next */
+    v->switches++;
+  }
+}
+
+static void on_fence(unsigned int vcpu, void* udata) {
+  (void)udata;
+  vcpu_state* v = state(vcpu);
+  if (!v || !v->in_window || v->paused) {
+    return;
+  }
+  for (int m = 0; m < n_models; m++) {
+    mc_fence(&models[m]);
+  }
+  if (order_on && v->order_ready && !v->irq_depth) {
+    mc_order_fence(&v->order);
+  }
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
+  vcpu_state* v = state(vcpu);
+  if (!v || !v->in_window || v->paused) {
+    return;
+  }
+  struct qemu_plugin_hwaddr* hw = qemu_plugin_get_hwaddr(info, vaddr);
+  if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+    return;
+  }
+  const insn_info* insn = udata;
+  uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
+  unsigned size = 1u << qemu_plugin_mem_size_shift(info);
+  int store = qemu_plugin_mem_is_store(info);
+  int nt = store && insn->kind == MC_INSN_NT_STORE;
+  for (int m = 0; m < n_models; m++) {
+    if (nt) {
+      mc_store_nt(&models[m], pa, size);
+    } else if (store) {
+      mc_store(&models[m], pa, size);
+    } else {
+      mc_load(&models[m], pa, size);
+    }
+  }
+  if (order_on && v->order_ready && !v->irq_depth) {
+    if (nt) {
+      mc_order_nt_store(&v->order, pa, vaddr, insn->pc);
+    } else {
+      mc_order_access(&v->order, pa, vaddr, insn->pc, store);
+    }
+  }
+}
+
+/* clflush/clwb: TCG performs no memory access for them and API version 1
+ * cannot read the address register, so they are counted, not applied. */
+static void on_flush(unsigned int vcpu, void* udata) {
+  (void)udata;
+  vcpu_state* v = state(vcpu);
+  if (v && v->in_window && !v->paused) {
+    for (int m = 0; m < n_models; m++) {
+      models[m].count.flushes++;
+    }
+  }
+}
+
+/* ---- translation ---- */
+
+static insn_info* info_for(struct qemu_plugin_insn* insn) {
+  uint64_t pc = qemu_plugin_insn_vaddr(insn);
+  insn_info* info = g_hash_table_lookup(infos, &pc);
+  if (info) {
+    return info;
+  }
+  info = g_new0(insn_info, 1);
+  info->pc = pc;
+  size_t len = qemu_plugin_insn_size(insn);
+  info->next = pc + len;
+  uint64_t target = 0;
+  info->kind = (uint8_t)mc_classify_x86(qemu_plugin_insn_data(insn), len, pc, &target);
+  if (info->kind == MC_INSN_CALL_REL) {
+    /* A call of the function (or of its call-depth thunk just before it). */
+    if (target <= entry_addr && target + 32 >= entry_addr) {
+      g_hash_table_add(return_pcs, g_memdup2(&info->next, sizeof info->next));
+    } else {
+      info->kind = MC_INSN_OTHER;
+    }
+  }
+  g_hash_table_insert(infos, &info->pc, info);
+  return info;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
+  (void)id;
+  size_t n = qemu_plugin_tb_n_insns(tb);
+  for (size_t i = 0; i < n; i++) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    insn_info* info = info_for(insn);
+    if (i == 0) {
+      if (g_hash_table_contains(return_pcs, &info->pc)) {
+        return_tb* r = g_new0(return_tb, 1);
+        r->first = info;
+        r->n = n;
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_return_tb, QEMU_PLUGIN_CB_NO_REGS, r);
+      } else {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb, QEMU_PLUGIN_CB_NO_REGS,
+                                             (void*)(uintptr_t)n);
+      }
+    }
+    if (g_hash_table_contains(irq_entries, &info->pc)) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_irq_entry, QEMU_PLUGIN_CB_NO_REGS, info);
+    }
+    if (switch_addr && info->pc == switch_addr) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_switch, QEMU_PLUGIN_CB_NO_REGS, info);
+    }
+    switch (info->kind) {
+      case MC_INSN_CALL_REL:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry_call, QEMU_PLUGIN_CB_NO_REGS, info);
+        break;
+      case MC_INSN_FENCE:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_fence, QEMU_PLUGIN_CB_NO_REGS, info);
+        break;
+      case MC_INSN_IRET:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_iret, QEMU_PLUGIN_CB_NO_REGS, info);
+        break;
+      case MC_INSN_CLFLUSH:
+      case MC_INSN_CLWB:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_flush, QEMU_PLUGIN_CB_NO_REGS, info);
+        break;
+      default:
+        break;
+    }
+    qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                     info);
+  }
+}
+
+/* ---- arguments ---- */
+
+static int parse_model(const char* spec) {
+  if (n_models == MAX_MODELS) {
+    return -1;
+  }
+  char name[32];
+  unsigned long long l1, l2, llc;
+  unsigned w1, w2, wllc, wc;
+  if (sscanf(spec, "%31[^:]:%llu:%u:%llu:%u:%llu:%u:%u", name, &l1, &w1, &l2, &w2, &llc, &wllc,
+             &wc) != 8) {
+    return -1;
+  }
+  mc_config config = {{{l1, w1}, {l2, w2}, {llc, wllc}}, wc};
+  if (mc_model_init(&models[n_models], &config) != 0) {
+    return -1;
+  }
+  snprintf(model_names[n_models], sizeof model_names[n_models], "%s", name);
+  n_models++;
+  return 0;
+}
+
+static int read_irq_entries(const char* path) {
+  FILE* f = fopen(path, "r");
+  if (!f) {
+    return -1;
+  }
+  char line[64];
+  int lines = 0;
+  while (fgets(line, sizeof line, f) && lines < 100000) {
+    uint64_t addr = strtoull(line, NULL, 16);
+    if (addr) {
+      g_hash_table_add(irq_entries, g_memdup2(&addr, sizeof addr));
+    }
+    lines++;
+  }
+  fclose(f);
+  return 0;
+}
+
+static void at_exit(qemu_plugin_id_t id, void* udata) {
+  (void)id;
+  (void)udata;
+  if (out) {
+    fprintf(out, "end windows=%" PRIu64 "\n", windows_seen);
+    fclose(out);
+    out = NULL;
+  }
+}
+
+static int fail(const char* what, const char* arg) {
+  fprintf(stderr, "kseries memcost plugin: %s: '%s'\n", what, arg);
+  return -1;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc,
+                                           char** argv) {
+  if (strcmp(info->target_name, "x86_64") != 0) {
+    return fail("x86_64 guests only, not", info->target_name);
+  }
+  irq_entries = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  return_pcs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  infos = g_hash_table_new(g_int64_hash, g_int64_equal);
+  const char* out_path = NULL;
+  for (int i = 0; i < argc; i++) {
+    const char* a = argv[i];
+    if (g_str_has_prefix(a, "out=")) {
+      out_path = a + 4;
+    } else if (g_str_has_prefix(a, "entry=")) {
+      entry_addr = strtoull(a + 6, NULL, 16);
+    } else if (g_str_has_prefix(a, "switch=")) {
+      switch_addr = strtoull(a + 7, NULL, 16);
+    } else if (g_str_has_prefix(a, "irq_entries=")) {
+      if (read_irq_entries(a + 12) != 0) {
+        return fail("cannot read", a + 12);
+      }
+    } else if (g_str_has_prefix(a, "model=")) {
+      if (parse_model(a + 6) != 0) {
+        return fail("bad model (NAME:L1:W:L2:W:LLC:W:WC, at most 4)", a + 6);
+      }
+    } else if (g_str_has_prefix(a, "order=")) {
+      order_on = strcmp(a + 6, "off") != 0;
+    } else {
+      return fail("unknown argument", a);
+    }
+  }
+  if (!out_path || !entry_addr || n_models == 0) {
+    return fail("needs out=, entry= and model=", "");
+  }
+  out = fopen(out_path, "a");
+  if (!out) {
+    return fail("cannot write", out_path);
+  }
+  fprintf(out, "memcost version=1 entry=0x%" PRIx64 " models=%d irq_entries=%u order=%s\n",
+          entry_addr, n_models, g_hash_table_size(irq_entries), order_on ? "on" : "off");
+  fflush(out);
+  qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+  qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+  return 0;
+}

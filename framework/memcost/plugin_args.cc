@@ -1,0 +1,66 @@
+#include "memcost/plugin_args.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.h"
+#include "sys/files.h"
+
+namespace kseries::memcost {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string plain_path(const fs::path& path) {
+  const std::string text = path.string();
+  if (text.find(',') != std::string::npos || text.find('=') != std::string::npos) {
+    throw usage_error("the memory clock cannot pass '" + text +
+                      "' to QEMU's -plugin option (a ',' or '=' in it): use another --workdir");
+  }
+  return text;
+}
+
+}  // namespace
+
+fs::path plugin_path() {
+  fs::path path;
+  if (const char* env = std::getenv("KSERIES_MEMCOST_PLUGIN"); env && *env) {
+    path = env;
+  } else {
+    path = KSERIES_MEMCOST_PLUGIN;
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw infra_error("the memory clock's QEMU plugin is not at " + path.string() +
+                      " (built with kseries: ci/build; or set KSERIES_MEMCOST_PLUGIN)");
+  }
+  return path;
+}
+
+std::string plugin_argument(const PluginRequest& request) {
+  std::string lines;
+  for (const auto addr : request.symbols.irq_entries) {
+    lines += hex(addr) + "\n";
+  }
+  write_file(request.irq_entries, lines);
+  std::string arg = "file=" + plain_path(request.plugin) + ",out=" + plain_path(request.records) +
+                    ",entry=" + hex(request.symbols.entry) +
+                    ",irq_entries=" + plain_path(request.irq_entries);
+  if (request.symbols.switch_to) {
+    arg += ",switch=" + hex(request.symbols.switch_to);
+  }
+  for (const auto& [label, profile] : request.models) {
+    arg += "," + plugin_model(profile, label);
+  }
+  arg += request.order ? ",order=on" : ",order=off";
+  return arg;
+}
+
+}  // namespace kseries::memcost

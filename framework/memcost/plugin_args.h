@@ -1,0 +1,35 @@
+#pragma once
+// The memcost plugin on QEMU's command line: where the plugin is, and the
+// -plugin argument for one boot (the kernel's symbols, the models, the
+// records file).
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memcost/profile.h"
+#include "memcost/symbols.h"
+
+namespace kseries::memcost {
+
+// $KSERIES_MEMCOST_PLUGIN, else the plugin built beside this binary.
+// Error(k_infrastructure) when it does not exist.
+std::filesystem::path plugin_path();
+
+struct PluginRequest {
+  std::filesystem::path plugin;
+  std::filesystem::path records;      // the plugin appends its records here
+  std::filesystem::path irq_entries;  // written here: one hex address a line
+  KernelSymbols symbols;
+  // (label, profile): the first is the clock's, the others a sweep.
+  std::vector<std::pair<std::string, MachineProfile>> models;
+  bool order = true;  // the ordering tracker
+};
+
+// Writes REQUEST.irq_entries and returns "file=PLUGIN,out=...,entry=0x...,..."
+// for QEMU's -plugin. Error(k_usage) for a path QEMU's option parser would
+// split (a comma in it).
+std::string plugin_argument(const PluginRequest& request);
+
+}  // namespace kseries::memcost

@@ -1,0 +1,112 @@
+/* Instruction classes for the memory model (x86_insn.h). Only the opcodes
+ * the model cares about are decoded; everything else is MC_INSN_OTHER. */
+#include "memcost/x86_insn.h"
+
+static int modrm_mem(uint8_t modrm) { return (modrm >> 6) != 3; }
+static int modrm_reg(uint8_t modrm) { return (modrm >> 3) & 7; }
+
+/* The 0F map (legacy or VEX map 1): OP is the byte after 0F. */
+static mc_insn_kind map_0f(const uint8_t* p, size_t n, int opsize66, int rep) {
+  uint8_t op = p[0];
+  uint8_t modrm = n > 1 ? p[1] : 0;
+  switch (op) {
+    case 0xC3: /* movnti m32/m64, r */
+    case 0x2B: /* movntps / movntpd (66) */
+    case 0xE7: /* movntq (mmx) / movntdq (66) */
+      return n > 1 && modrm_mem(modrm) ? MC_INSN_NT_STORE : MC_INSN_OTHER;
+    case 0xF7: /* maskmovq / maskmovdqu: register form, non-temporal */
+      return MC_INSN_NT_STORE;
+    case 0xAE:
+      if (n < 2) {
+        return MC_INSN_OTHER;
+      }
+      if (!modrm_mem(modrm)) {
+        if (modrm == 0xF8 || modrm == 0xF0) {
+          return MC_INSN_FENCE; /* sfence, mfence (lfence orders loads only) */
+        }
+        return MC_INSN_OTHER;
+      }
+      if (rep) {
+        return MC_INSN_OTHER;
+      }
+      if (modrm_reg(modrm) == 7) {
+        return MC_INSN_CLFLUSH; /* clflush, clflushopt (66) */
+      }
+      if (modrm_reg(modrm) == 6 && opsize66) {
+        return MC_INSN_CLWB;
+      }
+      return MC_INSN_OTHER;
+    case 0xA2: /* cpuid */
+    case 0x09: /* wbinvd */
+      return MC_INSN_FENCE;
+    case 0x01: /* serialize: 0F 01 E8 */
+      return n > 1 && modrm == 0xE8 && !opsize66 && !rep ? MC_INSN_FENCE : MC_INSN_OTHER;
+    default:
+      return MC_INSN_OTHER;
+  }
+}
+
+mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint64_t* target) {
+  size_t i = 0;
+  int lock = 0, opsize66 = 0, rep = 0, rex_w = 0;
+  for (; i < len; i++) {
+    uint8_t b = bytes[i];
+    if (b == 0xF0) {
+      lock = 1;
+    } else if (b == 0x66) {
+      opsize66 = 1;
+    } else if (b == 0xF2 || b == 0xF3) {
+      rep = 1;
+    } else if (b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36 || b == 0x64 || b == 0x65 ||
+               b == 0x67) {
+      /* segment / address size */
+    } else {
+      break;
+    }
+  }
+  if (i < len && (bytes[i] & 0xF0) == 0x40) {
+    rex_w = (bytes[i] & 8) != 0;
+    i++;
+  }
+  if (i >= len) {
+    return MC_INSN_OTHER;
+  }
+  if (lock) {
+    return MC_INSN_FENCE; /* a locked read-modify-write orders everything */
+  }
+  const uint8_t* p = bytes + i;
+  size_t n = len - i;
+  (void)rex_w;
+  switch (p[0]) {
+    case 0x0F:
+      return n > 1 ? map_0f(p + 1, n - 1, opsize66, rep) : MC_INSN_OTHER;
+    case 0xC5: /* 2-byte VEX: map 0F; pp in the low bits of byte 1 */
+      return n > 2 ? map_0f(p + 2, n - 2, (p[1] & 3) == 1, 0) : MC_INSN_OTHER;
+    case 0xC4: /* 3-byte VEX: map in byte 1, pp in byte 2 */
+    case 0x62: /* EVEX: map in byte 1, pp in byte 2, one more payload byte */
+      if (p[0] == 0xC4 && n > 3 && (p[1] & 0x1F) == 1) {
+        return map_0f(p + 3, n - 3, (p[2] & 3) == 1, 0);
+      }
+      if (p[0] == 0x62 && n > 4 && (p[1] & 0x07) == 1) {
+        return map_0f(p + 4, n - 4, (p[2] & 3) == 1, 0);
+      }
+      return MC_INSN_OTHER;
+    case 0x86: /* xchg r/m8, r8 */
+    case 0x87: /* xchg r/m, r: with memory it is locked */
+      return n > 1 && modrm_mem(p[1]) ? MC_INSN_FENCE : MC_INSN_OTHER;
+    case 0xCF:
+      return MC_INSN_IRET;
+    case 0xE8:
+      if (n >= 5 && !opsize66) {
+        int32_t rel = (int32_t)((uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 |
+                                (uint32_t)p[4] << 24);
+        if (target) {
+          *target = pc + len + (int64_t)rel;
+        }
+        return MC_INSN_CALL_REL;
+      }
+      return MC_INSN_OTHER;
+    default:
+      return MC_INSN_OTHER;
+  }
+}

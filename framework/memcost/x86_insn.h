@@ -1,0 +1,32 @@
+#ifndef KSERIES_MEMCOST_X86_INSN_H
+#define KSERIES_MEMCOST_X86_INSN_H
+/* What an x86-64 instruction means to the memory model, from its bytes:
+ * non-temporal store, fence (sfence, mfence, a lock prefix, xchg with
+ * memory, serialising instructions), cache-line flush, iret, direct call.
+ * Decoded once, when QEMU translates the instruction. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mc_insn_kind {
+  MC_INSN_OTHER = 0,
+  MC_INSN_NT_STORE, /* movnti, movntdq, movntps/pd, movntq, maskmov*, vmovnt* */
+  MC_INSN_FENCE,    /* sfence, mfence, lock-prefixed, xchg m, cpuid, wbinvd, serialize */
+  MC_INSN_CLFLUSH,  /* clflush, clflushopt: write back and invalidate */
+  MC_INSN_CLWB,     /* clwb: write back, keep */
+  MC_INSN_IRET,     /* iret / iretq */
+  MC_INSN_CALL_REL  /* call rel32: *target set */
+} mc_insn_kind;
+
+/* Classifies the LEN bytes at BYTES, an instruction at guest address PC.
+ * For MC_INSN_CALL_REL, *TARGET gets the callee's address. */
+mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint64_t* target);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
