@@ -1,0 +1,56 @@
+# The memcost QEMU plugin in a real QEMU (TCG, icount) on a tiny multiboot
+# guest (tests/data/memcost/guest.S) that calls its measured function three
+# times: 64 KiB of ordinary stores to fresh lines (read for ownership, then
+# written back: 64 KiB each way), 64 KiB of movnti and an sfence (nothing
+# read, 64 KiB written as full lines), and an unfenced movnti followed by an
+# ordinary store to the same line and a return (two ordering hazards).
+source "$(dirname "$0")/lib.bash"
+command -v qemu-system-x86_64 >/dev/null || { echo "skipped: no qemu-system-x86_64"; exit 77; }
+plugin=$(dirname "$KSERIES")/memcost.so
+[ -f "$plugin" ] || fail "no plugin at $plugin"
+as --32 -o "$TMP/guest.o" "$SRC/tests/data/memcost/guest.S"
+ld -m elf_i386 --no-warn-rwx-segments -T "$SRC/tests/data/memcost/guest.ld" -o "$TMP/guest.elf" "$TMP/guest.o"
+sym() { nm "$TMP/guest.elf" | awk -v s="$1" '$3 == s { print "0x" $1 }' | sed 's/0x0*/0x/'; }
+: >"$TMP/irq"
+run_guest() {  # run_guest OUT EXTRA-PLUGIN-ARGS
+  set +e
+  timeout 120 qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off -m 64M -display none \
+    -nodefaults -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=4 -kernel "$TMP/guest.elf" \
+    -plugin "file=$plugin,out=$1,entry=$(sym measured),irq_entries=$TMP/irq,model=tiny:4096:4:8192:8:16384:16:12$2"
+  local rc=$?
+  set -e
+  [ "$rc" = 33 ] || fail "the guest did not exit through isa-debug-exit (rc $rc)"
+}
+run_guest "$TMP/a.out" ""
+# field SEQ KEY FILE: KEY's value on the window line of SEQ.
+field() { awk -v seq="seq=$1" -v key="$2" '$1 == "window" && $2 == seq {
+  for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }' "$3"; }
+expect_eq() { [ "$1" = "$2" ] || { cat "$TMP/a.out"; fail "$3: $1, expected $2"; }; }
+expect_grep "^end windows=3$" "$TMP/a.out"
+# Ordinary stores: every line read and written once (+ the stack line of call/ret).
+expect_eq "$(field 1 dram_read "$TMP/a.out")" 65664 "ordinary stores, bytes read"
+expect_eq "$(field 1 dram_write "$TMP/a.out")" 65600 "ordinary stores, bytes written"
+# Non-temporal: nothing read, whole lines written, the fence seen.
+expect_eq "$(field 2 dram_read "$TMP/a.out")" 0 "movnti, bytes read"
+expect_eq "$(field 2 dram_write "$TMP/a.out")" 65600 "movnti, bytes written"
+expect_eq "$(field 2 wc_full "$TMP/a.out")" 1024 "movnti, full WC lines"
+expect_eq "$(field 2 nt_stores "$TMP/a.out")" 16384 "movnti stores"
+expect_eq "$(field 2 fences "$TMP/a.out")" 1 "fences"
+expect_grep "^order seq=2 vcpu=0 nt_stores=16384 fences=1 overflow=0 hazards=0 " "$TMP/a.out"
+# The hazards, with the PCs of the movnti and of the store (the guest's symbols).
+one=$(sym nt_store_one) plain=$(sym plain_store) two=$(sym nt_store_two)
+expect_grep "^hazard seq=3 vcpu=0 kind=store nt_pc=$one pc=$plain vaddr=0x600008 count=1$" "$TMP/a.out"
+expect_grep "^hazard seq=3 vcpu=0 kind=return nt_pc=$one " "$TMP/a.out"
+expect_grep "^hazard seq=3 vcpu=0 kind=return nt_pc=$two .* vaddr=0x601000 count=1$" "$TMP/a.out"
+[ "$(grep -c '^hazard' "$TMP/a.out")" = 3 ] || fail "expected exactly 3 hazards"
+# order=off: costs only.
+run_guest "$TMP/b.out" ",order=off"
+! grep -q '^order\|^hazard' "$TMP/b.out" || fail "order=off still tracked ordering"
+expect_eq "$(field 2 dram_read "$TMP/b.out")" 0 "order=off, movnti bytes read"
+# A bad argument: QEMU refuses to start, naming it.
+set +e
+timeout 60 qemu-system-x86_64 -accel tcg -display none -nodefaults -kernel "$TMP/guest.elf" \
+  -plugin "file=$plugin,out=$TMP/c.out,entry=0x1,model=bad" 2>"$TMP/err"
+set -e
+expect_grep "bad model" "$TMP/err"
+echo "memcost plugin: costs and hazards as expected"
