@@ -1,0 +1,110 @@
+#include "memcost/profile.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "memcost/record.h"
+#include "memcost/symbols.h"
+
+namespace kseries::memcost {
+namespace {
+
+const char* k_profile =
+    "l1d: 49152 12\nl2: 1310720 20\nllc: 62914560 12\nwc-buffers: 12\nfrequency-ghz: 3.4\n"
+    "ipc: 4\nread-gbps: 11.4\nwrite-gbps: 20\nseed-memmap-bytes: 1677721600\n";
+
+TEST(MachineProfileTest, TheBundledProfileLoads) {
+  const auto p = load_profile(
+      "icelake-sp", std::filesystem::path(KSERIES_SOURCE_DIR) / "kernel-configs" / "machines");
+  EXPECT_EQ(p.name, "icelake-sp");
+  EXPECT_EQ(p.llc.bytes, 62914560u);
+  EXPECT_EQ(p.wc_buffers, 12u);
+}
+
+TEST(MachineProfileTest, MistakesNameTheFileAndLine) {
+  try {
+    parse_profile(std::string(k_profile) + "l3: 1 1\n", "x.machine");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("x.machine:10: unknown key 'l3'"), std::string::npos);
+  }
+  EXPECT_THROW(parse_profile("l1d: 49152\n", "x"), Error);
+  EXPECT_THROW(parse_profile("ipc: -1\n", "x"), Error);
+  EXPECT_THROW(parse_profile("ipc: nan\n", "x"), Error);
+  EXPECT_THROW(parse_profile("l1d: 49152 12\n", "x"), Error);  // incomplete
+}
+
+TEST(MachineProfileTest, ScalingKeepsTheMemmapToCacheRatio) {
+  const auto p = parse_profile(k_profile, "x");
+  // A 2 GiB namespace: 32 MiB of struct pages, 1/50 of the seeds'.
+  const auto s = scaled_to(p, 32ull << 20);
+  EXPECT_NEAR(static_cast<double>(s.llc.bytes), 62914560.0 / 50, 768);
+  EXPECT_EQ(s.llc.ways, 12u);
+  EXPECT_EQ(s.l1d.bytes % (64 * 12), 0u);
+  EXPECT_GE(s.l1d.bytes, 64u * 12);  // at least one set
+  EXPECT_DOUBLE_EQ(s.scale, 1.0 / 50);
+  EXPECT_EQ(scaled_to(p, 2ull << 30).llc.bytes, p.llc.bytes);  // larger: unchanged
+}
+
+TEST(MachineProfileTest, TheTimeIsTheLargerOfComputeAndMemory) {
+  const auto p = parse_profile(k_profile, "x");
+  WindowCost w;
+  w.insns = 13600;  // 1000 ns at 3.4 GHz x 4
+  EXPECT_DOUBLE_EQ(modelled_ns(p, w), 1000);
+  w.dram_read = 11400 * 2;  // 2000 ns at 11.4 GB/s
+  w.dram_write = 20000;     // 1000 ns at 20 GB/s
+  EXPECT_DOUBLE_EQ(modelled_ns(p, w), 3000);
+  EXPECT_EQ(plugin_model(p, "m"), "model=m:49152:12:1310720:20:62914560:12:12");
+}
+
+TEST(MemcostRecordsTest, WindowsOrderAndHazardsAreRead) {
+  const auto r = parse_records(
+      "memcost version=1 entry=0x1 models=1 irq_entries=0 order=on\n"
+      "window seq=1 vcpu=0 model=m insns=10 loads=1 stores=2 nt_stores=3 fences=1 l1_miss=1 "
+      "l2_miss=1 llc_miss=1 dram_read=64 dram_write=128 wc_full=1 wc_partial=0 irqs=0 "
+      "irq_insns=0 irq_dram_read=0 irq_dram_write=0 switches=0\n"
+      "order seq=1 vcpu=0 nt_stores=3 fences=1 overflow=0 hazards=1 dropped=0\n"
+      "hazard seq=1 vcpu=0 kind=store nt_pc=0xffffffff81000010 pc=0xffffffff81000020 "
+      "vaddr=0xffffea0000000040 count=7\n"
+      "end windows=1\n");
+  EXPECT_TRUE(r.header);
+  EXPECT_TRUE(r.ended);
+  ASSERT_EQ(r.windows.at("m").size(), 1u);
+  EXPECT_EQ(r.windows.at("m")[0].dram_write, 128u);
+  ASSERT_EQ(r.order.size(), 1u);
+  ASSERT_EQ(r.order[0].hazards.size(), 1u);
+  EXPECT_EQ(r.order[0].hazards[0].nt_pc, 0xffffffff81000010u);
+  EXPECT_EQ(r.order[0].hazards[0].count, 7u);
+  EXPECT_TRUE(r.problems.empty());
+}
+
+TEST(MemcostRecordsTest, HostileLinesAreProblemsNotCrashes) {
+  const auto r = parse_records(
+      "window seq=1 vcpu=0 model=m insns=-5\n"
+      "hazard seq=9 vcpu=0 kind=store nt_pc=0x1 pc=0x2 vaddr=0x3 count=1\n"
+      "window seq=1 vcpu=0 model=m insns=99999999999999999999999\n"
+      "\x1b[2Jgarbage\n" +
+      std::string(100000, 'x') + "\n");
+  EXPECT_FALSE(r.header);
+  EXPECT_TRUE(r.windows.empty() || r.windows.begin()->second.empty());
+  EXPECT_FALSE(r.problems.empty());
+  EXPECT_LE(r.problems.size(), 6u);
+}
+
+TEST(KernelSymbolsTest, TheFunctionSwitchAndIrqEntriesAreFound) {
+  const auto s = read_symbols(
+      "ffffffff81001000 T asm_sysvec_apic_timer_interrupt\n"
+      "ffffffff81001100 T asm_common_interrupt\n"
+      "ffffffff81001200 T asm_exc_page_fault\n"
+      "ffffffff81002000 T __switch_to_asm\n"
+      "ffffffff81234560 T memmap_init_zone_device\n"
+      "ffffffff81234560 t memmap_init_zone_device.cold\n",
+      "memmap_init_zone_device", "System.map");
+  EXPECT_EQ(s.entry, 0xffffffff81234560u);
+  EXPECT_EQ(s.switch_to, 0xffffffff81002000u);
+  EXPECT_EQ(s.irq_entries.size(), 3u);
+  EXPECT_THROW(read_symbols("ffffffff81002000 T other\n", "memmap_init_zone_device", "m"), Error);
+}
+
+}  // namespace
+}  // namespace kseries::memcost
