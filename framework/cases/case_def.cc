@@ -11,7 +11,7 @@ namespace kseries::cases {
 
 const std::vector<std::string>& oracle_names() {
   static const std::vector<std::string> names{"memmap-equivalence", "memmap-vs-base",
-                                              "hugetlb-tails", "slow-path-work"};
+                                              "hugetlb-tails", "slow-path-work", "nt-ordering"};
   return names;
 }
 

@@ -23,3 +23,24 @@ KernelSymbols read_symbols(const std::string& system_map, const std::string& fun
 KernelSymbols load_symbols(const std::filesystem::path& system_map, const std::string& function);
 
 }  // namespace kseries::memcost
+
+namespace kseries::memcost {
+
+// PCs as "function+0xoffset" from System.map's text symbols.
+class Symbolizer {
+ public:
+  Symbolizer() = default;
+  explicit Symbolizer(const std::string& system_map);
+  static Symbolizer load(const std::filesystem::path& system_map);  // empty if unreadable
+  std::string describe(std::uint64_t pc) const;                     // "0x..." if unknown
+
+ private:
+  std::vector<std::pair<std::uint64_t, std::string>> m_symbols;  // sorted by address
+};
+
+// The PFN whose struct page holds VADDR, for x86_64's vmemmap without
+// CONFIG_RANDOMIZE_MEMORY (0xffffea0000000000, 64-byte struct pages):
+// "pfn 0x240200 (+0x8)", or "" outside the vmemmap.
+std::string struct_page_of(std::uint64_t vaddr, unsigned page_size = 64);
+
+}  // namespace kseries::memcost

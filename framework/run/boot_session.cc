@@ -54,7 +54,7 @@ void classify(BootRecord& record, const SessionSpec& spec) {
 std::vector<guest::Measurement> timings(BootRecord& record, const SessionSpec& spec) {
   auto measured = guest::measurements(record.events);
   cases::MemoryCosts costs;
-  if (spec.vm.clock == qemu::Clock::k_memory) {
+  if (spec.vm.clock == qemu::Clock::k_memory && spec.timing_only) {
     costs = cases::memory_costs(measured, record.memcost, spec.memory_models);
     for (auto& problem : costs.problems) {
       record.problems.push_back(std::move(problem));
@@ -110,6 +110,7 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   record.kernel = kernel.name;
   record.round = round;
   record.clock = spec.vm.clock;
+  record.system_map = kernel.build.system_map;
   qemu::VmSpec boot = spec.vm;
   boot.kernel = kernel.build.image;
   boot.initramfs = kernel.initramfs;

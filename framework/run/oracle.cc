@@ -8,6 +8,8 @@
 #include "cases/case_def.h"
 #include "core/error.h"
 #include "guest/case_status.h"
+#include "memcost/symbols.h"
+#include "oracle/nt_ordering.h"
 
 namespace kseries::run {
 
@@ -102,7 +104,19 @@ std::vector<oracle::SetupVerdict> Oracle::judge_pair(const BootRecord&, const Bo
   return {};
 }
 
+// nt-ordering: the memcost plugin's ordering records, per setup.
+class NtOrderingOracle : public Oracle {
+ public:
+  std::string name() const override { return "nt-ordering"; }
+  bool needs_memory_plugin() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    record.verdicts = oracle::judge_nt_ordering(record.events, record.memcost,
+                                                memcost::Symbolizer::load(record.system_map));
+  }
+};
+
 const Oracle* find_oracle(const std::string& name) {
+  static const NtOrderingOracle nt_ordering;
   static const EquivalenceOracle equivalence;
   static const VsBaseOracle vs_base;
   static const HugetlbTailsOracle hugetlb;
@@ -110,8 +124,8 @@ const Oracle* find_oracle(const std::string& name) {
   if (name.empty()) {
     return nullptr;
   }
-  for (const Oracle* oracle :
-       std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb, &work}) {
+  for (const Oracle* oracle : std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb,
+                                                                   &work, &nt_ordering}) {
     if (oracle->name() == name) {
       return oracle;
     }

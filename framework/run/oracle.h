@@ -23,6 +23,9 @@ class Oracle {
                                                        const BootRecord& candidate) const;
   // Whether a series needs its baseline booted beside it for this oracle.
   virtual bool needs_baseline() const { return false; }
+  // Whether its evidence is the memcost plugin's (the session then boots
+  // under the memory clock).
+  virtual bool needs_memory_plugin() const { return false; }
 };
 
 // The oracle named NAME (memmap-equivalence, memmap-vs-base, hugetlb-tails);

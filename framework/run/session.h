@@ -68,6 +68,7 @@ struct BootRecord {
   // The memory clock: the plugin's records, and per window (call order) the
   // setup and iteration of the bind it belongs to.
   memcost::Records memcost;
+  std::filesystem::path system_map;  // the booted kernel's, to name PCs
   std::vector<std::pair<std::string, int>> memcost_owners;
 };
 

@@ -34,16 +34,31 @@ SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
   return outcome;
 }
 
+// The clock this session boots under: the memory clock's plugin is for the
+// timing cases and the oracles that read it; the other oracle cases (dumps)
+// run under icount when the memory clock is asked for.
+std::string session_clock(const SessionRequest& request, const Oracle* oracle) {
+  if (oracle && oracle->needs_memory_plugin()) {
+    return "memory";
+  }
+  if (oracle && request.clock == "memory") {
+    return "icount";
+  }
+  return request.clock;
+}
+
 // The memory clock's models: the profile scaled to this namespace's memmap
 // (64-byte struct pages) unless asked otherwise, then one per swept LLC size.
 std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
-  if (!request.memory.profile) {
-    throw usage_error("--clock memory needs a machine profile (--memory-profile)");
-  }
+  // Without --memory-profile (a case whose oracle needs the plugin), the
+  // bundled default.
+  const auto base =
+      request.memory.profile
+          ? *request.memory.profile
+          : memcost::load_profile("icelake-sp", std::filesystem::path(KSERIES_SOURCE_DIR) /
+                                                    "kernel-configs" / "machines");
   const std::uint64_t memmap = qemu::parse_memory_size(request.pmem_size) / 4096 * 64;
-  const auto profile = request.memory.unscaled
-                           ? *request.memory.profile
-                           : memcost::scaled_to(*request.memory.profile, memmap);
+  const auto profile = request.memory.unscaled ? base : memcost::scaled_to(base, memmap);
   std::vector<cases::MemoryModel> models{{profile.name, profile}};
   for (const auto llc : request.memory.llc_sweep) {
     models.push_back({"llc" + std::to_string(llc >> 10) + "k", memcost::with_llc(profile, llc)});
@@ -109,7 +124,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   }
   vm.choose_accel(request.accel, spec.vm);
   status.progress("accelerator: " + vm.accel_note());
-  spec.vm.clock = qemu::choose_clock(request.clock, vm.accel());
+  spec.vm.clock = qemu::choose_clock(session_clock(request, oracle), vm.accel());
   status.progress("clock: " + qemu::clock_note(spec.vm.clock));
   if (spec.vm.clock == qemu::Clock::k_memory) {
     spec.memory_models = memory_models(request);

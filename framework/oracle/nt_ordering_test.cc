@@ -1,0 +1,93 @@
+#include "oracle/nt_ordering.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::oracle {
+namespace {
+
+guest::Event calls(const std::string& setup, int n) {
+  guest::Event e;
+  e.verb = "measure";
+  e.fields = {{"setup", setup},           {"iter", "0"},
+              {"metric", "memmap_calls"}, {"value", std::to_string(n)},
+              {"unit", "count"},          {"kind", "calls"}};
+  return e;
+}
+
+memcost::WindowOrder window(std::uint64_t nt, std::uint64_t fences,
+                            std::vector<memcost::Hazard> hazards = {}) {
+  memcost::WindowOrder w;
+  w.nt_stores = nt;
+  w.fences = fences;
+  w.hazards = std::move(hazards);
+  return w;
+}
+
+memcost::Records records(std::vector<memcost::WindowOrder> order) {
+  memcost::Records r;
+  r.header = true;
+  r.order = std::move(order);
+  return r;
+}
+
+const memcost::Symbolizer k_symbols(
+    "ffffffff81200000 T memmap_init_zone_device\nffffffff81200400 t memmap_init_compound\n");
+
+TEST(NtOrderingTest, OrderedStoresPassWithTheirCount) {
+  const auto v =
+      judge_nt_ordering({calls("boot-probe", 1), calls("fsdax-dev", 2)},
+                        records({window(0, 0), window(100, 1), window(100, 1)}), k_symbols);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].setup, "boot-probe");
+  EXPECT_EQ(v[0].status, VerdictStatus::k_skip);  // the probe: no NT store
+  EXPECT_EQ(v[1].status, VerdictStatus::k_pass);
+  EXPECT_NE(v[1].summary.find("200 non-temporal stores in 2 call(s)"), std::string::npos);
+}
+
+TEST(NtOrderingTest, NoNonTemporalStoreIsNotApplicableNeverAPass) {
+  const auto v =
+      judge_nt_ordering({calls("fsdax-dev", 2)}, records({window(0, 3), window(0, 0)}), k_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_skip);
+  EXPECT_NE(v[0].summary.find("not applicable: no non-temporal stores in the window"),
+            std::string::npos);
+}
+
+TEST(NtOrderingTest, AHazardFailsWithPcsAndPfn) {
+  memcost::Hazard store{"store", 0xffffffff81200123, 0xffffffff81200410, 0xffffea0009008000, 4};
+  memcost::Hazard ret{"return", 0xffffffff81200123, 0xffffffff81100000, 0xffffea0009000000, 9};
+  const auto v =
+      judge_nt_ordering({calls("devdax-mem", 2)},
+                        records({window(10, 0, {store}), window(10, 0, {store, ret})}), k_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_fail);
+  EXPECT_NE(v[0].details.find("an ordinary store at memmap_init_compound+0x10 to a line of the "
+                              "non-temporal store at memmap_init_zone_device+0x123 before any "
+                              "fence (8 time(s)), first at the struct page of pfn 0x240200 (+0x0)"),
+            std::string::npos)
+      << v[0].details;
+  EXPECT_NE(v[0].details.find("returned"), std::string::npos);
+  EXPECT_NE(v[0].summary.find("(and 1 more)"), std::string::npos);
+}
+
+TEST(NtOrderingTest, WindowsThatDoNotAddUpCannotBeJudged) {
+  const auto v =
+      judge_nt_ordering({calls("fsdax-dev", 1)}, records({window(1, 1), window(1, 1)}), k_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_fail);
+  EXPECT_NE(v[0].summary.find("cannot judge"), std::string::npos);
+  const auto none = judge_nt_ordering({calls("fsdax-dev", 1)}, memcost::Records{}, k_symbols);
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].status, VerdictStatus::k_fail);
+}
+
+TEST(NtOrderingTest, AnOverflowIsInconclusiveNotAPass) {
+  auto w = window(5, 0);
+  w.overflow = true;
+  const auto v = judge_nt_ordering({calls("fsdax-dev", 1)}, records({w}), k_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_fail);
+}
+
+}  // namespace
+}  // namespace kseries::oracle
