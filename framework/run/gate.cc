@@ -1,4 +1,5 @@
 #include "run/gate.h"
+#include "run/per_patch_timing.h"
 
 #include <algorithm>
 #include <cctype>
@@ -82,6 +83,7 @@ class SeriesGate {
     for (const auto& cell : m_request.matrix.cells) {
       run_cell(cell, *applied->tip);
     }
+    per_patch_timing(*chain.back(), *applied);
   }
 
   const std::string& name() const { return m_name; }
@@ -303,6 +305,97 @@ class SeriesGate {
     record(std::move(cell));
   }
 
+  // A session of MATRIX_CELL's target and case, in RUN_DIR (no kernels yet).
+  SessionRequest cell_request(const MatrixCell& matrix_cell, const fs::path& run_dir) const {
+    SessionRequest request;
+    request.target = kernel::load_target(m_request.configs, matrix_cell.target);
+    request.test_case = cases::load_case(m_request.testcases, matrix_cell.test_case);
+    request.testcases = m_request.testcases;
+    request.case_options.setups = matrix_cell.setups;
+    request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
+    request.accel = m_request.accel;
+    request.clock = m_request.clock;
+    request.memory = m_request.memory;
+    request.reuse_baseline_boots = m_request.reuse_base_boots;
+    request.reuse_every_boot = m_request.reuse_boots;
+    request.run_dir = run_dir;
+    fs::create_directories(run_dir);
+    return request;
+  }
+
+  // per-patch-timing: the base and every prefix booted on their own, then
+  // each prefix against the base and against the one before it.
+  void per_patch_timing(const Series& series, const git::ApplyResult& applied) {
+    if (!m_request.matrix.per_patch_timing) {
+      return;
+    }
+    const auto& spec = *m_request.matrix.per_patch_timing;
+    const std::string cell_name = "per-patch-timing " + spec.target + " " + spec.test_case;
+    if (reuse(cell_name)) {
+      return;
+    }
+    const auto start = Clock::now();
+    CellResult cell{m_name, cell_name, CellStatus::k_pass, "", "", 0, {}};
+    try {
+      std::vector<PrefixTiming> prefixes;
+      const std::size_t first = applied.outcomes.size() - series.patches.size();
+      const fs::path dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
+      for (std::size_t i = first; i <= applied.outcomes.size(); ++i) {
+        const bool base = i == first;
+        const auto& outcome = applied.outcomes[base ? i : i - 1];
+        const std::string label = base ? "base"
+                                       : std::to_string(outcome.index + 1) + "/" +
+                                             std::to_string(outcome.total) + " " + outcome.subject;
+        m_status.progress("gate " + m_name + ": per-patch timing: " + label);
+        auto request =
+            cell_request(spec, dir / (base ? "base" : std::to_string(outcome.index + 1)));
+        request.kernels.push_back(
+            {base ? KernelRole::k_base : KernelRole::k_candidate,
+             label,
+             base ? (first == 0 ? m_request.base : applied.outcomes[first - 1].commit)
+                  : outcome.commit,
+             {},
+             {},
+             0,
+             {}});
+        Services services{m_services.builder, m_services.runner, m_services.workdir_root};
+        auto result = run_session(std::move(request), services, m_status);
+        if (result.end != SessionEnd::k_booted || result.report.failed) {
+          cell.status = CellStatus::k_error;
+          cell.summary =
+              label + ": " +
+              (result.end == SessionEnd::k_booted ? "the boot failed (" + dir.string() + ")"
+                                                  : result.why.substr(0, result.why.find('\n')));
+          break;
+        }
+        prefixes.push_back({label, std::move(result.kernels.front().timing)});
+      }
+      if (cell.status == CellStatus::k_pass) {
+        const auto table = render_per_patch_timing(prefixes);
+        cell.detail = table.text;
+        std::string tip;
+        for (const auto& change : table.tip_changes) {
+          tip += (tip.empty() ? "" : ", ") + change;
+        }
+        cell.summary = "per-patch " + table.metric + " of " +
+                       std::to_string(series.patches.size()) +
+                       " prefixes (the table in the detail); the tip against the base: " +
+                       (tip.empty() ? "n/a" : tip);
+        m_status.progress("gate " + m_name + ":\n" + table.text);
+      }
+    } catch (const Error& e) {
+      cell.status = CellStatus::k_error;
+      cell.summary = e.what();
+      if (e.kind() == ErrorKind::k_interrupted) {
+        record(std::move(cell));
+        throw;
+      }
+    }
+    cell.seconds = since(start);
+    m_time["per-patch timing"] += cell.seconds;
+    record(std::move(cell));
+  }
+
   void run_cell(const MatrixCell& matrix_cell, const git_oid& tip) {
     const std::string cell_name = matrix_cell.target + " " + matrix_cell.test_case;
     if (reuse(cell_name)) {
@@ -311,19 +404,8 @@ class SeriesGate {
     const auto start = Clock::now();
     CellResult cell{m_name, cell_name, CellStatus::k_error, "", "", 0, {}};
     try {
-      SessionRequest request;
-      request.target = kernel::load_target(m_request.configs, matrix_cell.target);
-      request.test_case = cases::load_case(m_request.testcases, matrix_cell.test_case);
-      request.testcases = m_request.testcases;
-      request.case_options.setups = matrix_cell.setups;
-      request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
-      request.accel = m_request.accel;
-      request.clock = m_request.clock;
-      request.memory = m_request.memory;
-      request.reuse_baseline_boots = m_request.reuse_base_boots;
-      request.reuse_every_boot = m_request.reuse_boots;
-      request.run_dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
-      fs::create_directories(request.run_dir);
+      auto request = cell_request(
+          matrix_cell, m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name));
       cell.properties["run_dir"] = request.run_dir.string();
       const Oracle* oracle = find_oracle(request.test_case.oracle);
       // Timing cells compare against the base; so do the pairing oracles.

@@ -84,13 +84,15 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
         throw usage_error(where + ": 'per-patch:' names one target");
       }
       matrix.per_patch_target = w[0];
+    } else if (key == "per-patch-timing") {
+      matrix.per_patch_timing = parse_cell(w, where, line_no);
     } else if (key == "cell") {
       matrix.cells.push_back(parse_cell(w, where, line_no));
     } else {
-      throw usage_error(where + ": unknown key '" + key + "' (per-patch, cell)");
+      throw usage_error(where + ": unknown key '" + key + "' (per-patch, per-patch-timing, cell)");
     }
   }
-  if (matrix.cells.empty() && !matrix.per_patch_target) {
+  if (matrix.cells.empty() && !matrix.per_patch_target && !matrix.per_patch_timing) {
     throw usage_error(file.string() + ": the matrix has no cell and no per-patch target");
   }
   return matrix;

@@ -25,6 +25,9 @@ struct Matrix {
   std::string name;
   std::filesystem::path file;
   std::optional<std::string> per_patch_target;
+  // `per-patch-timing: TARGET CASE`: every prefix of a series timed on its
+  // own, each against the base and against the prefix before it.
+  std::optional<MatrixCell> per_patch_timing;
   std::vector<MatrixCell> cells;
 };
 

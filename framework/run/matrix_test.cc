@@ -34,6 +34,16 @@ TEST(MatrixTest, ParsesPerPatchAndCellsWithOptions) {
   EXPECT_EQ(m.cells[1].setups.value(), (std::vector<std::string>{"fsdax-mem", "devdax-mem"}));
 }
 
+TEST(MatrixTest, PerPatchTimingNamesATargetAndACase) {
+  const auto m = parse_matrix("per-patch-timing: pmem memmap-timing rebinds=5\n", "t.matrix");
+  ASSERT_TRUE(m.per_patch_timing.has_value());
+  EXPECT_EQ(m.per_patch_timing->target, "pmem");
+  EXPECT_EQ(m.per_patch_timing->test_case, "memmap-timing");
+  EXPECT_EQ(m.per_patch_timing->rebinds.value_or(0), 5);
+  EXPECT_TRUE(m.cells.empty());
+  EXPECT_NE(error_of("per-patch-timing: pmem\n").find("m.matrix:1"), std::string::npos);
+}
+
 TEST(MatrixTest, ErrorsNameTheLine) {
   EXPECT_NE(error_of("cell: pmem\n").find("m.matrix:1: a cell is"), std::string::npos);
   EXPECT_NE(error_of("\ncell: pmem x rebinds=0\n").find("m.matrix:2: rebinds must be"),
