@@ -1,0 +1,75 @@
+# kseries boot --clock memory and the nt-ordering oracle with stand-in make
+# and QEMU (the stand-in writes the memcost plugin's records as the plugin
+# would): modelled times compared like the instruction clock's, the clock
+# and profile named in every report, windows that do not add up fail the
+# boot, no records fail it, a mistyped clock is a usage error before any
+# work; nt-ordering passes ordered non-temporal stores, fails undrained ones
+# with the PCs and the PFN, and says "not applicable" where there are none.
+source "$(dirname "$0")/lib.bash"
+export PATH="$SRC/tests/fake-bin:$PATH"
+[ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
+plugin=$(dirname "$KSERIES")/memcost.so
+[ -f "$plugin" ] || fail "no plugin at $plugin"
+repo=$TMP/toy
+mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/configs/machines"
+toy_kernel "$repo"
+echo "int a;" >"$repo/a.c"
+git -C "$repo" add -A && git -C "$repo" commit -q -m base
+base=$(git -C "$repo" rev-parse HEAD)
+series() {  # series NAME CONTENT: a one-patch series writing CONTENT to ./speed
+  git -C "$repo" checkout -q -b "$1" "$base"
+  echo "$2" >"$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: $1"
+  git -C "$repo" format-patch -q -o "$TMP/series/demo/$1" --base="$base" HEAD~1
+  (cd "$TMP/series/demo/$1" && ls *.patch >series)
+  git -C "$repo" checkout -q main
+}
+series nt "ntstore"
+series bug "ntbug"
+cp "$SRC/kernel-configs/machines/icelake-sp.machine" "$TMP/configs/machines/"
+echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
+printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
+toy_demo_case
+mkdir -p "$TMP/cases/order"
+cp "$TMP/cases/demo/guest.sh" "$TMP/cases/order/guest.sh"
+printf 'description: order\nneeds: pmem\ntimeout: 30\noracle: nt-ordering\n' >"$TMP/cases/order/case.conf"
+: >"$TMP/kvm"
+export KSERIES_KVM_DEVICE=$TMP/kvm
+common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
+        --base "$base" --target toy --accel tcg)
+
+# The memory clock: the non-temporal series reads less DRAM, so its
+# modelled time is lower although its instructions are the same.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --series "$TMP/series/demo/nt" --compare-base \
+  --clock memory --json "$TMP/r.json" --junit "$TMP/j.xml"
+expect_grep "^clock: memory (icount plus the memcost QEMU plugin)" "$TMP/out"
+expect_grep "memory model icelake-sp: icelake-sp scaled 1/50" "$TMP/err"
+expect_grep "faster.*memmap_init_mns.devdax-mem" "$TMP/out"
+expect_grep "same.*memmap_init_vns.devdax-mem" "$TMP/out"
+expect_grep 'name="clock" value="memory"' "$TMP/j.xml"
+grep -q '"clock": "memory"' "$TMP/r.json" || fail "no memory clock in the JSON"
+grep -q '"unit": "mns"' "$TMP/r.json" || fail "no modelled times in the JSON"
+grep -q 'memcost.so,out=' "$TMP/r.json" || fail "QEMU was not given the plugin"
+# A sweep: a second model in the same boots, a metric of its own.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --clock memory --memory-llc 8M
+expect_grep "memmap_init_mns_llc8192k" "$TMP/out"
+# Windows that do not add up to the guest's calls: the boot fails.
+FAKE_QEMU_MEMCOST=short expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --clock memory
+expect_grep "the guest measured more calls of memmap_init_zone_device() than the plugin saw (31 windows)" "$TMP/out"
+FAKE_QEMU_MEMCOST=none expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --clock memory
+expect_grep "the plugin left no records" "$TMP/out"
+# A mistyped clock or profile: exit 2 before anything is built.
+expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --clock icuont
+expect_grep "clock must be auto, icount, memory or wall, not 'icuont'" "$TMP/err"
+expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --clock memory --memory-profile nosuch
+expect_grep "no machine profile" "$TMP/err"
+grep -q "build" "$TMP/err" && grep -q "make" "$TMP/err" && fail "work started before the usage error"
+
+# nt-ordering: the base makes no non-temporal store (not applicable), the
+# ordered series passes with its count, the undrained one fails.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case order
+expect_grep "not applicable: no non-temporal stores in the window (8 call(s))" "$TMP/out"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/demo/nt"
+expect_grep "oracle nt devdax-mem: pass: 32000000 non-temporal stores in 8 call(s)" "$TMP/out"
+expect_exit 1 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/demo/bug"
+expect_grep "non-temporal stores not drained: an ordinary store at memmap_init_compound+0x56 to a line of the non-temporal store at memmap_init_zone_device+0x123 before any fence (24 time(s)), first at the struct page of pfn 0x240200 (+0x0)" "$TMP/out"
+echo "memory clock and nt-ordering: as expected"
