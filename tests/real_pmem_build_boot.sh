@@ -51,6 +51,21 @@ expect_grep "^clock: icount" "$TMP/out"
 expect_grep "same.*memmap_init_vns.devdax-mem" "$TMP/out"
 expect_grep 'name="clock" value="icount"' "$TMP/icount.xml"
 
+# The memory clock on the real kernel: the memcost plugin in QEMU costs every
+# memmap_init_zone_device() call (the boot probe, the first bind, 3
+# rebinds); an A/A of the base says "same" on the modelled time too.
+expect_exit 0 "$KSERIES" boot --workdir "$WD" --target pmem --case memmap-timing --rebinds 3 \
+  --setups fsdax-dev --accel tcg --clock memory --compare-base --junit "$TMP/memory.xml"
+expect_grep "^clock: memory" "$TMP/out"
+expect_grep "same.*memmap_init_mns.fsdax-dev" "$TMP/out"
+expect_grep "same.*memmap_init_vns.fsdax-dev" "$TMP/out"
+expect_grep 'name="clock" value="memory"' "$TMP/memory.xml"
+memory_run=$(sed -n 's/^run directory //p' "$TMP/out")
+[ "$(grep -c '^window ' "$memory_run/base-1.memcost")" = 5 ] || fail "not 5 windows in $memory_run/base-1.memcost"
+# The ordering oracle: the base kernel makes no non-temporal store.
+expect_exit 0 "$KSERIES" boot --workdir "$WD" --target pmem --case nt-ordering --setups fsdax-dev
+expect_grep "^oracle base fsdax-dev: skip: not applicable: no non-temporal stores in the window" "$TMP/out"
+
 # The struct page oracle, end to end: the dumper module built for this
 # kernel, dumps of a fast and a slow bind of 2 MiB devdax (compound pages)
 # back over the bulk disk, judged on the host, the unwritten-page proof.

@@ -3,16 +3,20 @@
  * one core's memory system (model.h), and tracks the ordering of their
  * non-temporal stores. Only what runs inside a window is costed: from the
  * direct call of the function (entry=ADDR) to the execution of its return
- * address, callees included; interrupts taken inside (an instruction at one
- * of the IDT entry points in irq_entries=FILE, up to its iret) are counted
- * apart; a context switch (switch=ADDR, __switch_to_asm) pauses the window
- * until the next one.
+ * address, callees included. A window belongs to the task that made the
+ * call, known by its stack (the address of its pushes, pops, calls and
+ * returns, masked to the stack size): a vCPU runs the window while it runs
+ * on that stack, so a task that sleeps in cond_resched() and wakes on
+ * another vCPU stays in its window, and what runs meanwhile is not costed
+ * (counted as switches). Interrupts taken inside (an instruction at one of
+ * the IDT entry points in irq_entries=FILE, up to its iret) are counted
+ * apart.
  *
  * Arguments (QEMU splits them on commas):
  *   out=FILE           one record per window and model (appended, flushed)
  *   entry=0xADDR       the function's address (System.map)
  *   irq_entries=FILE   hex addresses, one per line (System.map asm_* entries)
- *   switch=0xADDR      __switch_to_asm (optional)
+ *   stack=BYTES        the kernel's THREAD_SIZE (default 16384)
  *   model=NAME:L1:W1:L2:W2:LLC:WLLC:WC   a hierarchy (bytes, ways, WC buffers);
  *                      up to 4, all fed the same accesses (a sweep in one boot)
  *   order=on|off       the ordering tracker (default on)
@@ -37,31 +41,44 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 typedef struct insn_info {
   uint64_t pc;
-  uint64_t next; /* pc + length: the return address of a call */
-  uint8_t kind;  /* mc_insn_kind */
+  uint64_t next;  /* pc + length: the return address of a call */
+  uint8_t kind;   /* mc_insn_kind */
+  uint8_t stack;  /* MC_STACK_STORE / MC_STACK_LOAD / 0 */
 } insn_info;
 
+/* Per vCPU: which stack (task) it runs, and its interrupt nesting. */
 typedef struct vcpu_state {
-  int in_window, paused, irq_depth;
-  uint64_t return_pc, seq;
-  uint64_t insns, irq_insns, irqs, switches, split;
-  mc_counters start[MAX_MODELS], irq_start[MAX_MODELS], irq_sum[MAX_MODELS];
+  uint64_t stack; /* the stack of its last push/pop/call/ret, masked */
+  int irq_depth;
+  mc_counters irq_start[MAX_MODELS];
+} vcpu_state;
+
+/* The window: one call of the function, followed across vCPUs by its stack
+ * (a task that sleeps in cond_resched() and wakes on another vCPU stays in
+ * its window; the task that runs meanwhile is not costed). */
+typedef struct window_state {
+  int open;
+  uint64_t stack, return_pc, seq;
+  unsigned vcpu; /* where it started */
+  uint64_t insns, irq_insns, irqs, switches;
+  mc_counters start[MAX_MODELS], irq_sum[MAX_MODELS];
   mc_order order;
   int order_ready;
-} vcpu_state;
+} window_state;
 
 static mc_model models[MAX_MODELS];
 static char model_names[MAX_MODELS][32];
 static int n_models;
-static uint64_t entry_addr, switch_addr;
+static uint64_t entry_addr;
+static uint64_t stack_mask = ~(uint64_t)(16384 - 1); /* THREAD_SIZE, stack= */
 static GHashTable* irq_entries; /* address -> 1 */
 static GHashTable* return_pcs;  /* return address of an entry call -> 1 */
 static GHashTable* infos;       /* pc -> insn_info*, kept for the whole run */
 static vcpu_state vcpus[MAX_VCPUS];
+static window_state win;
 static FILE* out;
 static int order_on = 1;
 static uint64_t windows_seen;
-static GMutex lock; /* records from several vCPUs (one TCG thread under icount, but be safe) */
 
 static vcpu_state* state(unsigned int vcpu) { return vcpu < MAX_VCPUS ? &vcpus[vcpu] : NULL; }
 
@@ -73,23 +90,23 @@ static void snapshot(mc_counters* into) {
 
 /* ---- window boundaries ---- */
 
-static void window_start(vcpu_state* v, const insn_info* call) {
-  v->in_window = 1;
-  v->paused = 0;
-  v->irq_depth = 0;
-  v->return_pc = call->next;
-  v->seq = ++windows_seen;
-  v->insns = 1; /* the call itself */
-  v->irq_insns = v->irqs = v->switches = 0;
-  memset(v->irq_sum, 0, sizeof v->irq_sum);
-  snapshot(v->start);
+static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
+  win.open = 1;
+  win.stack = v->stack;
+  win.return_pc = call->next;
+  win.seq = ++windows_seen;
+  win.vcpu = vcpu;
+  win.insns = 1; /* the call itself */
+  win.irq_insns = win.irqs = win.switches = 0;
+  memset(win.irq_sum, 0, sizeof win.irq_sum);
+  snapshot(win.start);
   if (order_on) {
-    if (!v->order_ready) {
-      v->order_ready = mc_order_init(&v->order, ORDER_SLOTS) == 0;
+    if (!win.order_ready) {
+      win.order_ready = mc_order_init(&win.order, ORDER_SLOTS) == 0;
     }
-    if (v->order_ready) {
-      mc_order_fence(&v->order); /* what came before the window is not judged */
-      mc_order_reset_hazards(&v->order);
+    if (win.order_ready) {
+      mc_order_fence(&win.order); /* what came before the window is not judged */
+      mc_order_reset_hazards(&win.order);
     }
   }
 }
@@ -98,61 +115,61 @@ static const char* hazard_name(mc_hazard_kind kind) {
   return kind == MC_HAZARD_STORE ? "store" : kind == MC_HAZARD_LOAD ? "load" : "return";
 }
 
-#define D(field) (c->field - s->field - (irq ? irq->field : 0))
-static void write_model(vcpu_state* v, unsigned vcpu, int m) {
-  const mc_counters *c = &models[m].count, *s = &v->start[m], *irq = &v->irq_sum[m];
+#define D(field) (c->field - s->field - irq->field)
+static void write_model(int m) {
+  const mc_counters *c = &models[m].count, *s = &win.start[m], *irq = &win.irq_sum[m];
   fprintf(out,
           "window seq=%" PRIu64 " vcpu=%u model=%s insns=%" PRIu64 " loads=%" PRIu64
           " stores=%" PRIu64 " nt_stores=%" PRIu64 " fences=%" PRIu64 " l1_miss=%" PRIu64
           " l2_miss=%" PRIu64 " llc_miss=%" PRIu64 " dram_read=%" PRIu64 " dram_write=%" PRIu64
           " wc_full=%" PRIu64 " wc_partial=%" PRIu64 " irqs=%" PRIu64 " irq_insns=%" PRIu64
           " irq_dram_read=%" PRIu64 " irq_dram_write=%" PRIu64 " switches=%" PRIu64 "\n",
-          v->seq, vcpu, model_names[m], v->insns, D(loads), D(stores), D(nt_stores), D(fences),
-          D(misses[0]), D(misses[1]), D(misses[2]), D(dram_read), D(dram_write), D(wc_full),
-          D(wc_partial), v->irqs, v->irq_insns, irq->dram_read, irq->dram_write, v->switches);
+          win.seq, win.vcpu, model_names[m], win.insns, D(loads), D(stores), D(nt_stores),
+          D(fences), D(misses[0]), D(misses[1]), D(misses[2]), D(dram_read), D(dram_write),
+          D(wc_full), D(wc_partial), win.irqs, win.irq_insns, irq->dram_read, irq->dram_write,
+          win.switches);
 }
 #undef D
 
-static void window_end(vcpu_state* v, unsigned vcpu, uint64_t pc) {
+static void window_end(uint64_t pc) {
   for (int m = 0; m < n_models; m++) {
     mc_settle(&models[m]); /* the window pays for every line it dirtied */
   }
-  g_mutex_lock(&lock);
   for (int m = 0; m < n_models; m++) {
-    write_model(v, vcpu, m);
+    write_model(m);
   }
-  if (order_on && v->order_ready) {
-    mc_order* o = &v->order;
+  if (order_on && win.order_ready) {
+    mc_order* o = &win.order;
     int overflow = o->overflow;
     mc_order_end(o, pc);
     fprintf(out,
             "order seq=%" PRIu64 " vcpu=%u nt_stores=%" PRIu64 " fences=%" PRIu64
             " overflow=%d hazards=%d dropped=%" PRIu64 "\n",
-            v->seq, vcpu, o->nt_stores, o->fences, overflow, o->hazards, o->dropped);
+            win.seq, win.vcpu, o->nt_stores, o->fences, overflow, o->hazards, o->dropped);
     for (int i = 0; i < o->hazards; i++) {
       const mc_hazard* h = &o->hazard[i];
       fprintf(out,
               "hazard seq=%" PRIu64 " vcpu=%u kind=%s nt_pc=0x%" PRIx64 " pc=0x%" PRIx64
               " vaddr=0x%" PRIx64 " count=%" PRIu64 "\n",
-              v->seq, vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->vaddr, h->count);
+              win.seq, win.vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->vaddr, h->count);
     }
   }
   fflush(out);
-  g_mutex_unlock(&lock);
-  v->in_window = 0;
+  win.open = 0;
 }
 
 /* ---- execution callbacks ---- */
 
 static void on_tb(unsigned int vcpu, void* udata) {
   vcpu_state* v = state(vcpu);
-  if (v && v->in_window && !v->paused) {
-    uint64_t n = (uint64_t)(uintptr_t)udata;
-    if (v->irq_depth) {
-      v->irq_insns += n;
-    } else {
-      v->insns += n;
-    }
+  if (!v || !win.open || v->stack != win.stack) {
+    return;
+  }
+  uint64_t n = (uint64_t)(uintptr_t)udata;
+  if (v->irq_depth) {
+    win.irq_insns += n;
+  } else {
+    win.insns += n;
   }
 }
 
@@ -161,93 +178,99 @@ typedef struct return_tb {
   uint64_t n;
 } return_tb;
 
-/* The first instruction of a TB that starts at an entry call's return address. */
+/* The first instruction of a TB that starts at an entry call's return
+ * address: on the window's stack, the call has returned. */
 static void on_return_tb(unsigned int vcpu, void* udata) {
   vcpu_state* v = state(vcpu);
   const return_tb* r = udata;
-  if (v && v->in_window && !v->paused && !v->irq_depth && r->first->pc == v->return_pc) {
-    window_end(v, vcpu, r->first->pc);
+  if (v && win.open && v->stack == win.stack && r->first->pc == win.return_pc) {
+    v->irq_depth = 0;
+    window_end(r->first->pc);
     return;
   }
   on_tb(vcpu, (void*)(uintptr_t)r->n);
 }
 
-static void on_entry_call(unsigned int vcpu, void* udata) {
-  vcpu_state* v = state(vcpu);
-  if (v && !v->in_window) {
-    window_start(v, udata);
-  }
-}
-
 static void on_irq_entry(unsigned int vcpu, void* udata) {
   (void)udata;
   vcpu_state* v = state(vcpu);
-  if (v && v->in_window && !v->paused) {
+  if (v && win.open && v->stack == win.stack) {
     if (v->irq_depth++ == 0) {
       snapshot(v->irq_start);
     }
-    v->irqs++;
+    win.irqs++;
   }
 }
 
 static void on_iret(unsigned int vcpu, void* udata) {
   (void)udata;
   vcpu_state* v = state(vcpu);
-  if (v && v->in_window && !v->paused && v->irq_depth > 0 && --v->irq_depth == 0) {
-    for (int m = 0; m < n_models; m++) {
-      const mc_counters *c = &models[m].count, *s = &v->irq_start[m];
-      mc_counters* sum = &v->irq_sum[m];
-      sum->loads += c->loads - s->loads;
-      sum->stores += c->stores - s->stores;
-      sum->nt_stores += c->nt_stores - s->nt_stores;
-      sum->fences += c->fences - s->fences;
-      for (int k = 0; k < MC_MAX_LEVELS; k++) {
-        sum->misses[k] += c->misses[k] - s->misses[k];
-      }
-      sum->dram_read += c->dram_read - s->dram_read;
-      sum->dram_write += c->dram_write - s->dram_write;
-      sum->wc_full += c->wc_full - s->wc_full;
-      sum->wc_partial += c->wc_partial - s->wc_partial;
+  if (!v || v->irq_depth == 0 || --v->irq_depth > 0 || !win.open) {
+    return;
+  }
+  for (int m = 0; m < n_models; m++) {
+    const mc_counters *c = &models[m].count, *s = &v->irq_start[m];
+    mc_counters* sum = &win.irq_sum[m];
+    sum->loads += c->loads - s->loads;
+    sum->stores += c->stores - s->stores;
+    sum->nt_stores += c->nt_stores - s->nt_stores;
+    sum->fences += c->fences - s->fences;
+    for (int k = 0; k < MC_MAX_LEVELS; k++) {
+      sum->misses[k] += c->misses[k] - s->misses[k];
     }
+    sum->dram_read += c->dram_read - s->dram_read;
+    sum->dram_write += c->dram_write - s->dram_write;
+    sum->wc_full += c->wc_full - s->wc_full;
+    sum->wc_partial += c->wc_partial - s->wc_partial;
   }
 }
 
-static void on_switch(unsigned int vcpu, void* udata) {
-  (void)udata;
-  vcpu_state* v = state(vcpu);
-  if (v && v->in_window) {
-    v->paused = !v->paused; /* out at the first switch, back at the next */
-    v->switches++;
-  }
+/* The costs of an interrupt inside the window are taken from the models'
+ * counters between its entry and its iret (irq_sum, subtracted). */
+static int costed(const vcpu_state* v) {
+  return win.open && v->stack == win.stack;
 }
 
 static void on_fence(unsigned int vcpu, void* udata) {
   (void)udata;
   vcpu_state* v = state(vcpu);
-  if (!v || !v->in_window || v->paused) {
+  if (!v || !costed(v)) {
     return;
   }
   for (int m = 0; m < n_models; m++) {
     mc_fence(&models[m]);
   }
-  if (order_on && v->order_ready && !v->irq_depth) {
-    mc_order_fence(&v->order);
+  if (order_on && win.order_ready && !v->irq_depth) {
+    mc_order_fence(&win.order);
   }
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
   vcpu_state* v = state(vcpu);
-  if (!v || !v->in_window || v->paused) {
+  if (!v) {
+    return;
+  }
+  const insn_info* insn = udata;
+  int store = qemu_plugin_mem_is_store(info);
+  if (insn->stack && (insn->stack == MC_STACK_STORE) == (store != 0)) {
+    uint64_t stack = vaddr & stack_mask;
+    if (win.open && v->stack == win.stack && stack != win.stack && !v->irq_depth) {
+      win.switches++; /* the window's task leaves this vCPU (or switches stacks) */
+    }
+    v->stack = stack;
+    if (insn->kind == MC_INSN_CALL_REL && !win.open) {
+      window_start(v, vcpu, insn); /* the call's push of its return address */
+    }
+  }
+  if (!costed(v)) {
     return;
   }
   struct qemu_plugin_hwaddr* hw = qemu_plugin_get_hwaddr(info, vaddr);
   if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
     return;
   }
-  const insn_info* insn = udata;
   uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
   unsigned size = 1u << qemu_plugin_mem_size_shift(info);
-  int store = qemu_plugin_mem_is_store(info);
   int nt = store && insn->kind == MC_INSN_NT_STORE;
   for (int m = 0; m < n_models; m++) {
     if (nt) {
@@ -258,11 +281,11 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
       mc_load(&models[m], pa, size);
     }
   }
-  if (order_on && v->order_ready && !v->irq_depth) {
+  if (order_on && win.order_ready && !v->irq_depth) {
     if (nt) {
-      mc_order_nt_store(&v->order, pa, vaddr, insn->pc);
+      mc_order_nt_store(&win.order, pa, vaddr, insn->pc);
     } else {
-      mc_order_access(&v->order, pa, vaddr, insn->pc, store);
+      mc_order_access(&win.order, pa, vaddr, insn->pc, store);
     }
   }
 }
@@ -272,7 +295,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 static void on_flush(unsigned int vcpu, void* udata) {
   (void)udata;
   vcpu_state* v = state(vcpu);
-  if (v && v->in_window && !v->paused) {
+  if (v && costed(v)) {
     for (int m = 0; m < n_models; m++) {
       models[m].count.flushes++;
     }
@@ -293,6 +316,7 @@ static insn_info* info_for(struct qemu_plugin_insn* insn) {
   info->next = pc + len;
   uint64_t target = 0;
   info->kind = (uint8_t)mc_classify_x86(qemu_plugin_insn_data(insn), len, pc, &target);
+  info->stack = (uint8_t)mc_x86_is_stack_op(qemu_plugin_insn_data(insn), len);
   if (info->kind == MC_INSN_CALL_REL) {
     /* A call of the function (or of its call-depth thunk just before it). */
     if (target <= entry_addr && target + 32 >= entry_addr) {
@@ -325,13 +349,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     if (g_hash_table_contains(irq_entries, &info->pc)) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_irq_entry, QEMU_PLUGIN_CB_NO_REGS, info);
     }
-    if (switch_addr && info->pc == switch_addr) {
-      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_switch, QEMU_PLUGIN_CB_NO_REGS, info);
-    }
     switch (info->kind) {
-      case MC_INSN_CALL_REL:
-        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry_call, QEMU_PLUGIN_CB_NO_REGS, info);
-        break;
       case MC_INSN_FENCE:
         qemu_plugin_register_vcpu_insn_exec_cb(insn, on_fence, QEMU_PLUGIN_CB_NO_REGS, info);
         break;
@@ -421,7 +439,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     } else if (g_str_has_prefix(a, "entry=")) {
       entry_addr = strtoull(a + 6, NULL, 16);
     } else if (g_str_has_prefix(a, "switch=")) {
-      switch_addr = strtoull(a + 7, NULL, 16);
+      /* accepted for compatibility: the window follows its stack instead */
+    } else if (g_str_has_prefix(a, "stack=")) {
+      uint64_t size = strtoull(a + 6, NULL, 0);
+      if (size < 4096 || (size & (size - 1)) != 0) {
+        return fail("stack= must be a power of two of at least 4096", a + 6);
+      }
+      stack_mask = ~(size - 1);
     } else if (g_str_has_prefix(a, "irq_entries=")) {
       if (read_irq_entries(a + 12) != 0) {
         return fail("cannot read", a + 12);

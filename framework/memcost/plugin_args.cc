@@ -59,6 +59,7 @@ std::string plugin_argument(const PluginRequest& request) {
   for (const auto& [label, profile] : request.models) {
     arg += "," + plugin_model(profile, label);
   }
+  arg += ",stack=" + std::to_string(request.stack_size);
   arg += request.order ? ",order=on" : ",order=off";
   return arg;
 }

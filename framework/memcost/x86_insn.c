@@ -110,3 +110,35 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
       return MC_INSN_OTHER;
   }
 }
+
+int mc_x86_is_stack_op(const uint8_t* bytes, size_t len) {
+  size_t i = 0;
+  while (i < len && (bytes[i] == 0x66 || bytes[i] == 0xF2 || bytes[i] == 0xF3 || bytes[i] == 0x2E ||
+                     bytes[i] == 0x3E || bytes[i] == 0x26 || bytes[i] == 0x36 || bytes[i] == 0x64 ||
+                     bytes[i] == 0x65 || bytes[i] == 0x67)) {
+    i++;
+  }
+  if (i < len && (bytes[i] & 0xF0) == 0x40) {
+    i++;
+  }
+  if (i >= len) {
+    return 0;
+  }
+  uint8_t op = bytes[i];
+  if ((op >= 0x50 && op <= 0x57) || op == 0x68 || op == 0x6A || op == 0x9C || op == 0xC8 ||
+      op == 0xE8) {
+    return MC_STACK_STORE;
+  }
+  if ((op >= 0x58 && op <= 0x5F) || op == 0x9D || op == 0xC2 || op == 0xC3 || op == 0xC9 ||
+      op == 0xCF) {
+    return MC_STACK_LOAD;
+  }
+  if (op == 0x8F && i + 1 < len) {
+    return modrm_reg(bytes[i + 1]) == 0 ? MC_STACK_LOAD : 0; /* pop r/m */
+  }
+  if (op == 0xFF && i + 1 < len) {
+    int reg = modrm_reg(bytes[i + 1]);
+    return reg == 2 || reg == 3 || reg == 6 ? MC_STACK_STORE : 0; /* call, call far, push r/m */
+  }
+  return 0;
+}

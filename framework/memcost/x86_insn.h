@@ -26,6 +26,15 @@ typedef enum mc_insn_kind {
  * For MC_INSN_CALL_REL, *TARGET gets the callee's address. */
 mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint64_t* target);
 
+/* Whether the instruction accesses the stack (push, pop, call, ret, enter,
+ * leave, pushf, popf, iret), and with which access: MC_STACK_STORE (push,
+ * call: its store is on the stack; a push of a memory operand also loads
+ * elsewhere) or MC_STACK_LOAD (pop, ret, leave, iret); 0 otherwise. The
+ * address tells which stack, and so which task, the vCPU runs. */
+#define MC_STACK_STORE 1
+#define MC_STACK_LOAD 2
+int mc_x86_is_stack_op(const uint8_t* bytes, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "oracle/sha256.h"
 #include "sys/files.h"
 #include "sys/process.h"
@@ -39,6 +40,17 @@ fs::path source_of(const qemu::VmRun& run, const std::string& file) {
   return file == "console.log" ? run.console : file == "protocol.log" ? run.protocol : run.bulk;
 }
 
+// The memory clock's plugin records beside the protocol log (boot_session:
+// <boot>.memcost), kept with the boot when they exist.
+fs::path memcost_of(const qemu::VmRun& run) {
+  std::string path = run.protocol.string();
+  const std::string suffix = ".protocol.log";
+  if (path.size() > suffix.size()) {
+    path.replace(path.size() - suffix.size(), suffix.size(), ".memcost");
+  }
+  return path;
+}
+
 }  // namespace
 
 BootCache::BootCache(fs::path dir) : m_dir(std::move(dir)) {}
@@ -54,6 +66,18 @@ std::string BootCache::key(const qemu::VmSpec& spec, const std::string& accel) c
   }
   text += "kernel " + oracle::sha256_hex(read_file(spec.kernel)) + "\n";
   text += "initramfs " + oracle::sha256_hex(read_file(spec.initramfs)) + "\n";
+  // A plugin is code: a rebuilt memcost.so with the same arguments must
+  // not reuse the old one's records.
+  for (const auto& plugin : spec.plugins) {
+    const auto comma = plugin.find(',');
+    const std::string file = plugin.substr(5, comma == std::string::npos ? comma : comma - 5);
+    std::error_code ec;
+    text += "plugin " +
+            (starts_with(plugin, "file=") && fs::is_regular_file(file, ec)
+                 ? oracle::sha256_hex(read_file(file))
+                 : std::string("none")) +
+            "\n";
+  }
   const auto qemu = find_program(argv.front());
   text += "qemu " + (qemu ? file_identity(*qemu) : std::string("none")) + "\n";
   return oracle::sha256_hex(text);
@@ -86,6 +110,14 @@ std::optional<qemu::VmRun> BootCache::restore(const std::string& key, const qemu
       return std::nullopt;
     }
   }
+  if (fs::is_regular_file(entry / "memcost")) {
+    std::error_code ec;
+    fs::remove(memcost_of(run), ec);
+    fs::create_hard_link(entry / "memcost", memcost_of(run), ec);
+    if (ec) {
+      return std::nullopt;
+    }
+  }
   run.process.end = ProcessEnd::k_exited;
   run.process.exit_code = 0;
   run.process.elapsed = std::chrono::milliseconds(0);  // nothing booted now
@@ -103,6 +135,13 @@ void BootCache::store(const std::string& key, const qemu::VmRun& run) const {
   fs::create_directories(staging, ec);
   for (const char* file : k_files) {
     fs::create_hard_link(source_of(run, file), staging / file, ec);
+    if (ec) {
+      fs::remove_all(staging, ec);
+      return;
+    }
+  }
+  if (fs::is_regular_file(memcost_of(run), ec)) {
+    fs::create_hard_link(memcost_of(run), staging / "memcost", ec);
     if (ec) {
       fs::remove_all(staging, ec);
       return;

@@ -6,6 +6,8 @@
 // several revisions boots the base once per cell instead of once per
 // revision, and a new revision after an earlier gate boots only itself.
 //
+// Under the memory clock too (icount plus the memcost plugin, whose records
+// and shared object are part of the boot and of its key).
 // Only baseline boots (base, reference) under icount that ended cleanly
 // (powered off, no finding, no problem) are kept; wall-clock boots never
 // are (the pairing within one session is what makes those comparable).

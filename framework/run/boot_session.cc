@@ -79,10 +79,15 @@ void add_memory_plugin(qemu::VmSpec& boot, const KernelUnderTest& kernel, const 
   request.records = boot.run_dir / (boot.name + ".memcost");
   request.irq_entries = boot.run_dir / (boot.name + ".memcost-irq");
   request.symbols = memcost::load_symbols(kernel.build.system_map, "memmap_init_zone_device");
+  // x86-64's THREAD_SIZE doubles under KASAN: the window follows its stack.
+  std::error_code ec;
+  if (fs::is_regular_file(kernel.build.config, ec) &&
+      read_file(kernel.build.config).find("\nCONFIG_KASAN=y") != std::string::npos) {
+    request.stack_size = 32768;
+  }
   for (const auto& model : spec.memory_models) {
     request.models.emplace_back(model.label, model.profile);
   }
-  std::error_code ec;
   fs::remove(request.records, ec);
   boot.plugins.push_back(memcost::plugin_argument(request));
 }
@@ -117,18 +122,19 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   boot.name = boot_file_prefix(kernel.role, round);
   boot.cmdline = spec.guest_cmdline;
   if (spec.vm.clock == qemu::Clock::k_memory) {
-    add_memory_plugin(boot, kernel, spec);
+    add_memory_plugin(boot, kernel, spec);  // before the cache key: it is in the argv
   }
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
                   kernel.name + " " + spec.label);
   const bool cacheable = spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
-                         spec.vm.clock == qemu::Clock::k_icount;
+                         qemu::counts_instructions(spec.vm.clock);
   const std::string key = cacheable ? spec.boot_cache->key(boot, vm.accel()) : "";
   auto reused =
       cacheable ? spec.boot_cache->restore(key, boot, vm.accel(), vm.accel_note()) : std::nullopt;
   if (reused) {
     status.progress("boot " + std::to_string(round) + " " + kernel.name +
-                    ": the same boot (kernel, initramfs, QEMU arguments) under icount is kept in " +
+                    ": the same boot (kernel, initramfs, QEMU arguments) under " +
+                    qemu::clock_name(spec.vm.clock) + " is kept in " +
                     (spec.boot_cache->dir() / key.substr(0, 12)).string() + "…: reused");
   }
   record.run = reused ? *reused : vm.boot(boot);

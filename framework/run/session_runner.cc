@@ -50,6 +50,11 @@ std::string session_clock(const SessionRequest& request, const Oracle* oracle) {
 // The memory clock's models: the profile scaled to this namespace's memmap
 // (64-byte struct pages) unless asked otherwise, then one per swept LLC size.
 std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
+  if (request.target.arch != "x86_64") {
+    throw usage_error("the memory clock models an x86-64 core (its plugin decodes x86 "
+                      "instructions); target " + request.target.name + " is " +
+                      request.target.arch);
+  }
   // Without --memory-profile (a case whose oracle needs the plugin), the
   // bundled default.
   const auto base =
