@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "kernel/kernel_build.h"
+#include "qemu/vm.h"
 #include "report/junit.h"
 #include "run/bisect_report.h"
 #include "run/bisect_runner.h"
@@ -125,7 +126,8 @@ po::options_description bisect_options() {
       "pmem", po::value<std::string>()->default_value("legacy"), "legacy or nvdimm")(
       "size", po::value<std::string>()->default_value("2G"), "pmem size")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
-      "clock", po::value<std::string>()->default_value("auto"), "auto, icount or wall")(
+      "clock", po::value<std::string>()->default_value("auto"),
+      "auto, icount, memory (the memcost model, bundled icelake-sp profile) or wall")(
       "timeout", po::value<int>(), "seconds per boot (default: the case's)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
@@ -169,9 +171,7 @@ void boot_inputs(const po::variables_map& vm, run::BisectRequest& request) {
   request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
   request.accel = accel_of(vm["accel"].as<std::string>());
   request.clock = vm["clock"].as<std::string>();
-  if (request.clock != "auto" && request.clock != "icount" && request.clock != "wall") {
-    throw usage_error("--clock must be auto, icount or wall, not '" + request.clock + "'");
-  }
+  qemu::check_clock_name(request.clock);
   request.pmem = vm["pmem"].as<std::string>();
   if (request.pmem != "legacy" && request.pmem != "nvdimm") {
     throw usage_error("--pmem must be legacy or nvdimm, not '" + request.pmem + "'");
