@@ -51,9 +51,10 @@ std::string session_clock(const SessionRequest& request, const Oracle* oracle) {
 // (64-byte struct pages) unless asked otherwise, then one per swept LLC size.
 std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
   if (request.target.arch != "x86_64") {
-    throw usage_error("the memory clock models an x86-64 core (its plugin decodes x86 "
-                      "instructions); target " + request.target.name + " is " +
-                      request.target.arch);
+    throw usage_error(
+        "the memory clock models an x86-64 core (its plugin decodes x86 "
+        "instructions); target " +
+        request.target.name + " is " + request.target.arch);
   }
   // Without --memory-profile (a case whose oracle needs the plugin), the
   // bundled default.
@@ -90,6 +91,16 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
                      plan.skipped_setups};
   if (plan.skipped || plan.nothing_to_boot()) {
     return skipped(facts, plan);
+  }
+  if (oracle && oracle->needs_memory_plugin() && request.target.arch != "x86_64") {
+    // The plugin decodes x86-64; elsewhere memcpy_nontemporal() is the
+    // generic memcpy() (v10 6/8), so there is no non-temporal store to order.
+    CasePlan not_here = plan;
+    not_here.skipped = "not applicable on " + request.target.arch +
+                       ": the memcost plugin decodes x86-64 instructions, and this "
+                       "architecture's memcpy_nontemporal() is the generic memcpy() (no "
+                       "non-temporal store to order)";
+    return skipped(facts, not_here);
   }
 
   // Build: the kernels and the test modules the case loads.
