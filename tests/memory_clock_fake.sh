@@ -25,6 +25,7 @@ series() {  # series NAME CONTENT: a one-patch series writing CONTENT to ./speed
 }
 series nt "ntstore"
 series bug "ntbug"
+series ntslow "refactor ntstore"
 cp "$SRC/kernel-configs/machines/icelake-sp.machine" "$TMP/configs/machines/"
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"
@@ -49,6 +50,18 @@ expect_grep 'name="clock" value="memory"' "$TMP/j.xml"
 grep -q '"clock": "memory"' "$TMP/r.json" || fail "no memory clock in the JSON"
 grep -q '"unit": "mns"' "$TMP/r.json" || fail "no modelled times in the JSON"
 grep -q 'memcost.so,out=' "$TMP/r.json" || fail "QEMU was not given the plugin"
+# More instructions that save DRAM traffic: slower under icount (exit 1),
+# faster under the memory clock, whose modelled time decides (exit 0; the
+# instructions are reported as evidence).
+expect_exit 1 "$KSERIES" boot "${common[@]}" --case demo --series "$TMP/series/demo/ntslow" --compare-base
+expect_grep "slower.*memmap_init_vns.devdax-mem" "$TMP/out"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --series "$TMP/series/demo/ntslow" --compare-base \
+  --clock memory --junit "$TMP/j2.xml"
+expect_grep "slower.*memmap_init_vns.devdax-mem" "$TMP/out"
+expect_grep "faster.*memmap_init_mns.devdax-mem" "$TMP/out"
+grep -A1 'memmap_init_vns ntslow vs base' "$TMP/j2.xml" | grep -q '<failure' &&
+  fail "an instruction figure failed the memory clock's comparison"
+grep -q 'evidence=instructions under the memory clock' "$TMP/j2.xml" || fail "no evidence note in the JUnit"
 # A sweep: a second model in the same boots, a metric of its own.
 expect_exit 0 "$KSERIES" boot "${common[@]}" --case demo --clock memory --memory-llc 8M
 expect_grep "memmap_init_mns_llc8192k" "$TMP/out"
