@@ -31,7 +31,9 @@ expect_grep "^end windows=3$" "$TMP/a.out"
 expect_eq "$(field 1 dram_read "$TMP/a.out")" 65664 "ordinary stores, bytes read"
 expect_eq "$(field 1 dram_write "$TMP/a.out")" 65600 "ordinary stores, bytes written"
 # Non-temporal: nothing read, whole lines written, the fence seen.
-expect_eq "$(field 2 dram_read "$TMP/a.out")" 0 "movnti, bytes read"
+# (64: the call's push of its return address, to a stack line the cold
+# window start forgot; the 64 KiB of movnti read nothing)
+expect_eq "$(field 2 dram_read "$TMP/a.out")" 64 "movnti, bytes read"
 expect_eq "$(field 2 dram_write "$TMP/a.out")" 65600 "movnti, bytes written"
 expect_eq "$(field 2 wc_full "$TMP/a.out")" 1024 "movnti, full WC lines"
 expect_eq "$(field 2 nt_stores "$TMP/a.out")" 16384 "movnti stores"
@@ -46,7 +48,7 @@ expect_grep "^hazard seq=3 vcpu=0 kind=return nt_pc=$two .* vaddr=0x601000 count
 # order=off: costs only.
 run_guest "$TMP/b.out" ",order=off"
 ! grep -q '^order\|^hazard' "$TMP/b.out" || fail "order=off still tracked ordering"
-expect_eq "$(field 2 dram_read "$TMP/b.out")" 0 "order=off, movnti bytes read"
+expect_eq "$(field 2 dram_read "$TMP/b.out")" 64 "order=off, movnti bytes read"
 # A bad argument: QEMU refuses to start, naming it.
 set +e
 timeout 60 qemu-system-x86_64 -accel tcg -display none -nodefaults -kernel "$TMP/guest.elf" \

@@ -258,6 +258,16 @@ void mc_fence(mc_model* model) {
   }
 }
 
+void mc_invalidate(mc_model* model) {
+  for (int k = 0; k < model->levels; k++) {
+    mc_level* level = &model->level[k];
+    size_t n = (size_t)level->sets * level->ways;
+    memset(level->tag, 0, n * sizeof *level->tag);
+    memset(level->dirty, 0, n);
+  }
+  memset(model->wc, 0, sizeof model->wc);
+}
+
 void mc_settle(mc_model* model) {
   for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
     wc_write_out(model, &model->wc[i]);

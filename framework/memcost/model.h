@@ -78,6 +78,10 @@ void mc_store_nt(mc_model* model, uint64_t addr, unsigned size);
 void mc_flush_line(mc_model* model, uint64_t addr, int invalidate);
 /* sfence, mfence, a locked instruction: every WC buffer is written out. */
 void mc_fence(mc_model* model);
+/* Every cache line and WC buffer forgotten (a window starts cold: what ran
+ * between two windows is not modelled, so what the last one left is not a
+ * state the hardware would have). Call after mc_settle, which cleans. */
+void mc_invalidate(mc_model* model);
 /* The end of a measured window: WC buffers written out and every dirty line
  * written back (and kept, clean), so a window is charged for all its writes. */
 void mc_settle(mc_model* model);

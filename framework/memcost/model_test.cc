@@ -100,6 +100,15 @@ TEST(MemcostModel, AnOrdinaryAccessToACombiningLineWritesItOut) {
   EXPECT_EQ(model.m.count.wc_partial, 1u);
 }
 
+TEST(MemcostModel, AnInvalidatedModelStartsCold) {
+  Model model;
+  mc_store(&model.m, 0x4000, 8);
+  mc_settle(&model.m);
+  mc_invalidate(&model.m);
+  mc_load(&model.m, 0x4000, 8);
+  EXPECT_EQ(model.m.count.dram_read, 128u);  // missed again
+}
+
 TEST(MemcostModel, BadConfigurationsAreRefused) {
   mc_model m{};
   mc_config none{{{0, 0}, {0, 0}, {0, 0}}, 12};

@@ -99,6 +99,9 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
   win.insns = 1; /* the call itself */
   win.irq_insns = win.irqs = win.switches = 0;
   memset(win.irq_sum, 0, sizeof win.irq_sum);
+  for (int m = 0; m < n_models; m++) {
+    mc_invalidate(&models[m]); /* cold: the windows are independent of each other */
+  }
   snapshot(win.start);
   if (order_on) {
     if (!win.order_ready) {
@@ -262,8 +265,8 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
       window_start(v, vcpu, insn); /* the call's push of its return address */
     }
   }
-  if (!costed(v)) {
-    return;
+  if (!costed(v) || v->irq_depth) {
+    return; /* an interrupt's accesses are not modelled: its instructions are counted apart */
   }
   struct qemu_plugin_hwaddr* hw = qemu_plugin_get_hwaddr(info, vaddr);
   if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
