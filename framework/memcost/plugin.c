@@ -20,6 +20,8 @@
  *   model=NAME:L1:W1:L2:W2:LLC:WLLC:WC   a hierarchy (bytes, ways, WC buffers);
  *                      up to 4, all fed the same accesses (a sweep in one boot)
  *   order=on|off       the ordering tracker (default on)
+ *   nt=on|off          off: non-temporal stores modelled as ordinary stores
+ *                      (a control: what the series would cost without them)
  * Output lines (key=value words): "window seq=N vcpu=V model=NAME ...",
  * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...". */
 #include <glib.h>
@@ -78,6 +80,7 @@ static vcpu_state vcpus[MAX_VCPUS];
 static window_state win;
 static FILE* out;
 static int order_on = 1;
+static int nt_on = 1; /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
 static uint64_t windows_seen;
 
 static vcpu_state* state(unsigned int vcpu) { return vcpu < MAX_VCPUS ? &vcpus[vcpu] : NULL; }
@@ -274,7 +277,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
   }
   uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
   unsigned size = 1u << qemu_plugin_mem_size_shift(info);
-  int nt = store && insn->kind == MC_INSN_NT_STORE;
+  int nt = nt_on && store && insn->kind == MC_INSN_NT_STORE;
   for (int m = 0; m < n_models; m++) {
     if (nt) {
       mc_store_nt(&models[m], pa, size);
@@ -457,6 +460,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       if (parse_model(a + 6) != 0) {
         return fail("bad model (NAME:L1:W:L2:W:LLC:W:WC, at most 4)", a + 6);
       }
+    } else if (g_str_has_prefix(a, "nt=")) {
+      nt_on = strcmp(a + 3, "off") != 0;
     } else if (g_str_has_prefix(a, "order=")) {
       order_on = strcmp(a + 6, "off") != 0;
     } else {

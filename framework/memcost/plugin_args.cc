@@ -61,6 +61,15 @@ std::string plugin_argument(const PluginRequest& request) {
   }
   arg += ",stack=" + std::to_string(request.stack_size);
   arg += request.order ? ",order=on" : ",order=off";
+  // $KSERIES_MEMCOST_ARGS: more plugin arguments for an experiment (nt=off,
+  // the control that models non-temporal stores as ordinary ones).
+  if (const char* extra = std::getenv("KSERIES_MEMCOST_ARGS"); extra && *extra) {
+    const std::string more = extra;
+    if (more.find_first_of(" \n") != std::string::npos || more.size() > 256) {
+      throw usage_error("KSERIES_MEMCOST_ARGS: plugin arguments, comma-separated, no spaces");
+    }
+    arg += "," + more;
+  }
   return arg;
 }
 
