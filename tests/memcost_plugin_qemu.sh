@@ -16,7 +16,7 @@ run_guest() {  # run_guest OUT EXTRA-PLUGIN-ARGS
   set +e
   timeout 120 qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off -m 64M -display none \
     -nodefaults -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=4 -kernel "$TMP/guest.elf" \
-    -plugin "file=$plugin,out=$1,entry=$(sym measured),irq_entries=$TMP/irq,model=tiny:4096:4:8192:8:16384:16:12$2"
+    -plugin "file=$plugin,out=$1,entry=$(sym measured),irq_entries=$TMP/irq,stack_word=4,model=tiny:4096:4:8192:8:16384:16:12$2"
   local rc=$?
   set -e
   [ "$rc" = 33 ] || fail "the guest did not exit through isa-debug-exit (rc $rc)"

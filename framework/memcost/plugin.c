@@ -17,6 +17,7 @@
  *   entry=0xADDR       the function's address (System.map)
  *   irq_entries=FILE   hex addresses, one per line (System.map asm_* entries)
  *   stack=BYTES        the kernel's THREAD_SIZE (default 16384)
+ *   stack_word=N       the size of a push (default 8; 4 for a 32-bit guest)
  *   model=NAME:L1:W1:L2:W2:LLC:WLLC:WC   a hierarchy (bytes, ways, WC buffers);
  *                      up to 4, all fed the same accesses (a sweep in one boot)
  *   order=on|off       the ordering tracker (default on)
@@ -51,6 +52,7 @@ typedef struct insn_info {
 /* Per vCPU: which stack (task) it runs, and its interrupt nesting. */
 typedef struct vcpu_state {
   uint64_t stack; /* the stack of its last push/pop/call/ret, masked */
+  uint64_t irq_stack; /* the stack an interrupt came in on, restored by its iret */
   int irq_depth;
   mc_counters irq_start[MAX_MODELS];
 } vcpu_state;
@@ -73,6 +75,10 @@ static char model_names[MAX_MODELS][32];
 static int n_models;
 static uint64_t entry_addr;
 static uint64_t stack_mask = ~(uint64_t)(16384 - 1); /* THREAD_SIZE, stack= */
+/* The size of a push or pop (stack_word=, 8 on x86-64). An interrupt's
+ * delivery reads the IDT with 4-byte loads that QEMU reports as accesses of
+ * the interrupted instruction: a ret's "load" from the IDT is not a stack. */
+static unsigned stack_word = 8;
 static GHashTable* irq_entries; /* address -> 1 */
 static GHashTable* return_pcs;  /* return address of an entry call -> 1 */
 static GHashTable* infos;       /* pc -> insn_info*, kept for the whole run */
@@ -203,6 +209,7 @@ static void on_irq_entry(unsigned int vcpu, void* udata) {
   if (v && win.open && v->stack == win.stack) {
     if (v->irq_depth++ == 0) {
       snapshot(v->irq_start);
+      v->irq_stack = v->stack;
     }
     win.irqs++;
   }
@@ -211,7 +218,11 @@ static void on_irq_entry(unsigned int vcpu, void* udata) {
 static void on_iret(unsigned int vcpu, void* udata) {
   (void)udata;
   vcpu_state* v = state(vcpu);
-  if (!v || v->irq_depth == 0 || --v->irq_depth > 0 || !win.open) {
+  if (!v || v->irq_depth == 0 || --v->irq_depth > 0) {
+    return;
+  }
+  v->stack = v->irq_stack; /* back on the interrupted task's stack */
+  if (!win.open) {
     return;
   }
   for (int m = 0; m < n_models; m++) {
@@ -258,7 +269,8 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
   }
   const insn_info* insn = udata;
   int store = qemu_plugin_mem_is_store(info);
-  if (insn->stack && (insn->stack == MC_STACK_STORE) == (store != 0)) {
+  if (insn->stack && (insn->stack == MC_STACK_STORE) == (store != 0) &&
+      (1u << qemu_plugin_mem_size_shift(info)) == stack_word) {
     uint64_t stack = vaddr & stack_mask;
     if (win.open && v->stack == win.stack && stack != win.stack && !v->irq_depth) {
       win.switches++; /* the window's task leaves this vCPU (or switches stacks) */
@@ -459,6 +471,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     } else if (g_str_has_prefix(a, "model=")) {
       if (parse_model(a + 6) != 0) {
         return fail("bad model (NAME:L1:W:L2:W:LLC:W:WC, at most 4)", a + 6);
+      }
+    } else if (g_str_has_prefix(a, "stack_word=")) {
+      stack_word = (unsigned)strtoul(a + 11, NULL, 0);
+      if (stack_word != 2 && stack_word != 4 && stack_word != 8) {
+        return fail("stack_word= must be 2, 4 or 8", a + 11);
       }
     } else if (g_str_has_prefix(a, "nt=")) {
       nt_on = strcmp(a + 3, "off") != 0;

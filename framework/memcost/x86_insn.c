@@ -129,8 +129,7 @@ int mc_x86_is_stack_op(const uint8_t* bytes, size_t len) {
       op == 0xE8) {
     return MC_STACK_STORE;
   }
-  if ((op >= 0x58 && op <= 0x5F) || op == 0x9D || op == 0xC2 || op == 0xC3 || op == 0xC9 ||
-      op == 0xCF) {
+  if ((op >= 0x58 && op <= 0x5F) || op == 0x9D || op == 0xC2 || op == 0xC3 || op == 0xC9) {
     return MC_STACK_LOAD;
   }
   if (op == 0x8F && i + 1 < len) {

@@ -29,7 +29,8 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
 /* Whether the instruction accesses the stack (push, pop, call, ret, enter,
  * leave, pushf, popf, iret), and with which access: MC_STACK_STORE (push,
  * call: its store is on the stack; a push of a memory operand also loads
- * elsewhere) or MC_STACK_LOAD (pop, ret, leave, iret); 0 otherwise. The
+ * elsewhere) or MC_STACK_LOAD (pop, ret, leave); 0 otherwise (iret pops
+ * from an interrupt's stack: the plugin restores the interrupted one). The
  * address tells which stack, and so which task, the vCPU runs. */
 #define MC_STACK_STORE 1
 #define MC_STACK_LOAD 2
