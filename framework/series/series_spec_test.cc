@@ -55,6 +55,7 @@ TEST(SeriesSpecTest, HostileText) {
   EXPECT_NE(error_of("").find("empty"), std::string::npos);
   EXPECT_NE(error_of(std::string(600, 'a')).find("longer than"), std::string::npos);
   EXPECT_NE(error_of("a\nb").find("control character"), std::string::npos);
+  EXPECT_NE(error_of("/" + std::string(300, 'x')).find("series not found"), std::string::npos);
   EXPECT_NE(error_of("a b").find("space"), std::string::npos);
   EXPECT_NE(error_of("/no/such/dir").find("series not found"), std::string::npos);
 }

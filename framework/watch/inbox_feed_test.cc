@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "sys/files.h"
 
 namespace kseries::watch {
 namespace {
@@ -57,6 +58,22 @@ TEST(InboxFeedTest, RefusesWhatIsNotAFeed) {
   EXPECT_THROW(parse_feed("<html></html>", "http://x/toy"), Error);
   EXPECT_THROW(parse_feed("not xml <", "http://x/toy"), Error);
   EXPECT_THROW(parse_feed(std::string(k_max_feed_bytes + 1, ' '), "http://x/toy"), Error);
+}
+
+// Recorded from public-inbox-httpd 1.9 (tests/inbox.bash's inbox, one
+// revision of two patches with its cover letter; the port made 8080).
+TEST(InboxFeedTest, ARecordedPublicInboxFeed) {
+  const Feed feed = parse_feed(
+      read_file(std::filesystem::path(KSERIES_SOURCE_DIR) / "framework/watch/testdata/new.atom"),
+      "http://127.0.0.1:8080/toy");
+  EXPECT_EQ(feed.list_address, "toy@lists.example.org");
+  ASSERT_EQ(feed.revisions.size(), 1u);
+  EXPECT_EQ(feed.revisions[0].message_id, "cover.1796191732.git.a@example.com");
+  EXPECT_EQ(feed.revisions[0].title, "[PATCH v2 0/2] toy series");
+  EXPECT_EQ(feed.revisions[0].revision, 2);
+  EXPECT_EQ(feed.revisions[0].total, 2);
+  EXPECT_EQ(feed.revisions[0].author_email, "a@example.com");
+  EXPECT_EQ(feed.skipped, 2u);  // its two patches
 }
 
 }  // namespace
