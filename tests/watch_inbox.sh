@@ -8,6 +8,7 @@
 # points (after recording what it saw, after v2's gate, after writing v2's
 # answer before recording it) and restarted each time, it loses no revision
 # and sends nothing twice (the --sendmail sink counts each Message-ID).
+# --match selects by change-id and by the files the patches touch.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/inbox.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
@@ -115,4 +116,11 @@ assert "reference: the previous revision, change-id 20261202-toy-series-01234567
 assert "--series '%s#v1'" % v1 in v2_body and "--series '%s#v2'" % v2 in v2_body, v2_body
 assert "WARNING" not in v1_body and "no earlier revision seen" in v1_body, v1_body
 PY
+# --match: a change-id none of them has takes nothing (both ignored, no
+# gate); a file v2 and v1 touch takes both.
+expect_exit 0 "${watch[@]/$TMP\/outbox/$TMP/outbox2}" --match change-id:20261202-other-0123456789ab
+expect_grep "^watch: 2 new revision(s), 0 answer(s)" "$TMP/out"
+[ -z "$(ls "$TMP/outbox2")" ] || fail "a revision --match does not select was answered"
+expect_exit 0 "${watch[@]/$TMP\/outbox/$TMP/outbox3}" --match file:speed --match subject:nothing
+expect_grep "^watch: 2 new revision(s), 2 answer(s)" "$TMP/out"
 echo "PASS"
