@@ -4,10 +4,11 @@
 # `watch --once` answers each revision once, v2 compared with v1 and its
 # slowdown first in the mail; every answer is a reply to its cover letter
 # (In-Reply-To/References), To the author, Cc the list, "Re: [PATCH vN 0/2]
-# ...", read back with Python's email parser. Killed with SIGKILL at three
-# points (after recording what it saw, after v2's gate, after writing v2's
-# answer before recording it) and restarted each time, it loses no revision
-# and sends nothing twice (the --sendmail sink counts each Message-ID).
+# ...", read back with Python's email parser. Killed with SIGKILL at four
+# points (after recording what it saw; from outside, kill -9 while v1's
+# kernel boots; after v2's gate; after writing v2's answer before recording
+# it) and restarted each time, it loses no revision and sends nothing
+# twice (the --sendmail sink counts each Message-ID).
 # --match selects by change-id and by the files the patches touch.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/inbox.bash"
@@ -70,6 +71,21 @@ expect_exit 137 env KSERIES_FAILPOINT=watch-seen "${watch[@]}"
 [ "$(outbox)" = 0 ] && [ "$(sunk)" = 0 ] || fail "answers before any gate"
 [ "$(jq -r .phase "$TMP"/wd/watch/*/*.json | sort | tr '\n' ' ')" = "seen seen " ] \
   || fail "the two revisions are not recorded as seen: $(jq -r .phase "$TMP"/wd/watch/*/*.json)"
+# And from outside, kill -9 while v1's kernel boots (a guest that hangs):
+# no answer; both revisions still there, v1 still to be gated.
+FAKE_QEMU_MODE=hang setsid "${watch[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null &
+watcher=$!
+qemu() { pgrep -f "qemu-system-x86_64 .*$TMP/wd/runs/" | head -1; }
+booting() { [ -n "$(qemu)" ]; }
+at_exit "kill -9 $watcher 2>/dev/null"
+wait_until 60 booting || { ps -eo pid,args | grep -E "qemu|sleep" >&2; fail "no boot started: $(cat "$TMP/err")"; }
+kill -9 "$watcher"
+wait "$watcher" 2>/dev/null || true
+# The boot's own process group outlives kseries (as a hung QEMU would).
+kill -9 -- "-$(ps -o pgid= -p "$(qemu)" | tr -d ' ')" 2>/dev/null || true
+[ "$(outbox)" = 0 ] && [ "$(sunk)" = 0 ] || fail "answers after the kill during the gate"
+[ "$(jq -r .phase "$TMP"/wd/watch/*/*.json | sort | tr '\n' ' ')" = "fetched fetched " ] \
+  || fail "after the kill during the gate: $(states)"
 # Kill 2: after v2's gate, before its answer: v1 answered (and sent) once.
 expect_exit 137 env KSERIES_FAILPOINT=watch-gated:2 "${watch[@]}"
 [ "$(outbox)" = 1 ] && [ "$(sunk)" = 1 ] || fail "after kill 2: $(outbox) in the outbox, $(sunk) sent"
