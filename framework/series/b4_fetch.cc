@@ -120,7 +120,14 @@ B4Series fetch_b4_series(ProcessRunner& runner, const B4Request& request) {
   series.log = result.err;
   const fs::path mbox = raw / "series.mbx";
   const fs::path cover = raw / "series.cover";
-  if (!result.ok() || !fs::is_regular_file(mbox)) {
+  if (!result.ok()) {
+    // The inbox unreachable, the thread not there: maybe later (watch
+    // tries again), not a verdict on the series.
+    throw infra_error("b4 am <" + request.message_id + "> from " + request.inbox_url + ": " +
+                      result.describe() + ": " +
+                      std::string(trim(result.err + result.out)).substr(0, 600));
+  }
+  if (!fs::is_regular_file(mbox)) {
     throw usage_error("b4 am <" + request.message_id + "> from " + request.inbox_url + ": " +
                       result.describe() +
                       ", no series: " + std::string(trim(result.err + result.out)).substr(0, 600));

@@ -33,9 +33,9 @@ struct B4Series {
   std::string log;  // b4's stderr, for progress
 };
 
-// Error(k_usage) when b4 finds no series in the thread, or the thread is
-// larger than k_max_b4_mbox_bytes; Error(k_infrastructure) when b4 is not
-// installed or cannot reach the inbox.
+// Error(k_usage) when b4 finds no series in the thread (it exits 0), or the
+// thread is larger than k_max_b4_mbox_bytes; Error(k_infrastructure) when b4
+// is not installed or fails (the inbox unreachable, an unknown message-id).
 B4Series fetch_b4_series(ProcessRunner& runner, const B4Request& request);
 
 }  // namespace kseries

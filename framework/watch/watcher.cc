@@ -70,8 +70,15 @@ void fetch(const WatchRequest& request, WatchServices& services, RevisionState& 
     s.phase = series_matches(request.matches, series, why) ? Phase::k_fetched : Phase::k_ignored;
     s.note = why;
   } catch (const Error& e) {
-    if (e.kind() == ErrorKind::k_interrupted || e.kind() == ErrorKind::k_infrastructure) {
+    if (e.kind() == ErrorKind::k_interrupted) {
       throw;
+    }
+    if (e.kind() == ErrorKind::k_infrastructure) {
+      // The inbox or b4 failed: seen still, fetched again at the next poll;
+      // the other revisions go on.
+      s.note = std::string("fetch failed, will try again: ") + e.what();
+      services.status.progress("watch: " + s.message_id + ": " + s.note.substr(0, 300));
+      return;
     }
     s.phase = Phase::k_ignored;  // not a series b4 and kseries can take: said once, not retried
     s.note = std::string("not taken: ") + e.what();
