@@ -78,10 +78,24 @@ struct Cover {
 };
 
 // The b4 cover commit: the newest commit at or below TOP whose message
-// holds the marker (b4's own find_cover_commit()), within the bound.
+// holds the marker (b4's own find_cover_commit()), among the newest
+// k_max_branch_commits (a plain branch of a kernel tree has no marker: git
+// log --grep alone would read its whole history to say so).
 std::optional<Cover> find_cover(Git& git, const std::string& top) {
-  const std::string found = std::string(trim(git.run(
-      {"log", "-F", "--grep", std::string(k_b4_marker), "--format=%H", "--max-count=1", top})));
+  const std::string log = git.run(
+      {"log", "--format=%H%x00%B%x01", "--max-count=" + std::to_string(k_max_branch_commits), top});
+  const std::string marker_line = "\n" + std::string(k_b4_marker) + "\n";
+  std::string found;
+  for (std::size_t start = 0; start < log.size() && found.empty();) {
+    const auto end = std::min(log.find('\x01', start), log.size());
+    const std::string_view record(log.data() + start, end - start);
+    const auto nul = record.find('\0');
+    if (nul != std::string_view::npos &&
+        record.substr(nul).find(marker_line) != std::string_view::npos) {
+      found = std::string(trim(record.substr(0, nul)));
+    }
+    start = end + 1;
+  }
   if (found.empty()) {
     return std::nullopt;
   }
