@@ -132,6 +132,21 @@ assert "reference: the previous revision, change-id 20261202-toy-series-01234567
 assert "--series '%s#v1'" % v1 in v2_body and "--series '%s#v2'" % v2 in v2_body, v2_body
 assert "WARNING" not in v1_body and "no earlier revision seen" in v1_body, v1_body
 PY
+# The answer's reproduce: block, run as it is (kseries gate by message-id
+# through b4), judges v2 as the watch did.
+reproduce=$(python3 - "$TMP/outbox" "$v2" <<'PY'
+import email, email.policy, glob, sys
+for path in glob.glob(sys.argv[1] + "/*.eml"):
+    m = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
+    if m["In-Reply-To"] == "<%s>" % sys.argv[2]:
+        body = m.get_content()
+        print(body.split("\nreproduce:\n  ", 1)[1].split("\n", 1)[0])
+PY
+)
+mkdir -p "$TMP/bin" && ln -s "$(realpath "$KSERIES")" "$TMP/bin/kseries"
+expect_exit 0 env PATH="$TMP/bin:$PATH" sh -c "$reproduce"
+expect_grep "^  verdict: PASS, warning: toy demo .* slower than 20261202-toy-series-0123456789ab/v1" "$TMP/out"
+
 # --match: a change-id none of them has takes nothing (both ignored, no
 # gate); a file v2 and v1 touch takes both.
 expect_exit 0 "${watch[@]/$TMP\/outbox/$TMP/outbox2}" --match change-id:20261202-other-0123456789ab
