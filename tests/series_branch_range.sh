@@ -35,6 +35,10 @@ expect_grep "^applied .* 2/2 .*toy: rename and add" "$TMP/out"
 log() { git --git-dir="$1" log --format='%an <%ae> %ad%n%B' "$2"; }
 [ "$(log "$TMP/wd/repo.git" "$base..range")" = "$(log "$repo/.git" "$base..topic")" ] \
   || fail "the range's commits do not keep the original authorship and messages"
+# Written once: a second use of the range reuses the directory (and counts it).
+expect_exit 0 "$KSERIES" plan "${wd[@]}" --tree "$repo" --series "$base..topic" --matrix quick
+expect_grep '"name": "topic/v1"' "$TMP/out"
+expect_grep "series range $base..topic: 2 commit(s)" "$TMP/err"
 # A range names commits of a repository: without --tree it is refused.
 expect_exit 2 "$KSERIES" apply "${wd[@]}" --series "$base..topic"
 expect_grep "needs --tree DIR" "$TMP/err"

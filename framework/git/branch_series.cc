@@ -205,7 +205,12 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
   const fs::path key = out_root / (top.substr(0, 16) + "-" + series.base.substr(0, 16));
   series.dir = key / name / ("v" + std::to_string(series.revision));
   if (fs::is_regular_file(series.dir / "series")) {
-    return series;  // written before, complete (the series file comes last)
+    // Written before, complete (the series file comes last).
+    const std::string listing = read_file(series.dir / "series");
+    for (const auto line : split_lines(listing)) {
+      series.patches += !trim(line).empty() && line != "0000-cover-letter.patch" ? 1 : 0;
+    }
+    return series;
   }
   const fs::path partial = key / (name + ".partial");
   fs::remove_all(partial);
