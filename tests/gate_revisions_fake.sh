@@ -95,6 +95,8 @@ for i in 1 2; do
 done
 expect_exit 1 "$KSERIES" merge --workdir "$TMP/wdm" "${dirs[@]}" --json "$TMP/merged.json"
 expect_grep "^    toy demo fsdax-dev memmap_init_[a-z]*: +[0-9.]*% \[.*\] slower" "$TMP/out"
+# ... and names v2's slowdown against v1 on its verdict line, as one gate does.
+expect_grep "^  verdict: FAIL, warning: toy demo fsdax-dev memmap_init_[a-z]* +[0-9.]* % \[.*\] slower than demo/v1" "$TMP/out"
 timings() { jq -c '[.revisions[].timing[] | [.cell, .setup, .metric, .verdict]]' "$1"; }
 [ "$(timings "$TMP/merged.json")" = "$(timings "$TMP/gate.json")" ] && [ "$(timings "$TMP/gate.json")" != "[]" ] \
   || fail "merged timing $(timings "$TMP/merged.json") is not one gate's $(timings "$TMP/gate.json")"

@@ -23,6 +23,8 @@ const std::vector<Command>& commands() {
        run_plan},
       {"merge", "merge the run directories of a sharded gate into one report and verdict",
        run_merge},
+      {"watch", "poll a public-inbox archive, gate each new series revision, answer by mail",
+       run_watch},
   };
   return table;
 }

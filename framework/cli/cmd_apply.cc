@@ -6,9 +6,11 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/series_input.h"
 #include "core/error.h"
 #include "git/apply.h"
 #include "report/junit.h"
+#include "series/revision_identity.h"
 #include "series/series_chain.h"
 #include "sys/files.h"
 
@@ -81,8 +83,10 @@ bool valid_branch_name(const std::string& branch) {
 
 po::options_description apply_options() {
   po::options_description options("kseries apply options");
-  options.add_options()("series", po::value<std::string>()->required(),
-                        "series directory (format-patch files + a 'series' file) or one mbox")(
+  options.add_options()(
+      "series", po::value<std::string>()->required(),
+      "series directory (format-patch files + a 'series' file), one mbox, a range or "
+      "b4 prep branch of --tree, or a message-id (b4, --inbox)")(
       "branch", po::value<std::string>(),
       "branch to create in the work directory's repository (default series/<name>)")(
       "upto", po::value<std::size_t>(), "apply only the first K patches of the series")(
@@ -94,6 +98,7 @@ po::options_description apply_options() {
       "max-patch-bytes", po::value<std::size_t>()->default_value(8u << 20),
       "refuse a patch whose diff is larger");
   options.add(base_options());
+  options.add(series_input_options());
   return options;
 }
 
@@ -106,11 +111,11 @@ struct Intake {
 };
 
 // Parses and validates everything before any repository is touched.
-Intake read_intake(const po::variables_map& vm) {
+Intake read_intake(const po::variables_map& vm, const fs::path& source) {
   SeriesLimits limits;
   limits.max_patch_bytes = vm["max-patch-bytes"].as<std::size_t>();
   Intake intake;
-  intake.chain = load_series_chain(vm["series"].as<std::string>(), limits);
+  intake.chain = load_series_chain(source, limits);
   const Series& top = intake.top();
   for (const auto& series : intake.chain) {
     for (const auto& note : series->notes) {
@@ -192,10 +197,12 @@ std::string create_branch(Context& context, const Intake& intake, const git::App
 }
 
 // The text report: one line per patch, the failure's detail, the branch.
-std::string render_summary(const git::ApplyResult& result, const Base& base,
+std::string render_summary(const Series& top, const git::ApplyResult& result, const Base& base,
                            const std::string& created, const fs::path& store_path,
                            const fs::path& run_dir) {
   std::ostringstream summary;
+  summary << "series " << top.name << " [" << revision_identity(top).label() << "] from "
+          << top.source.string() << "\n";
   for (const auto& outcome : result.outcomes) {
     const char* status = outcome.status == git::PatchStatus::k_applied  ? "applied"
                          : outcome.status == git::PatchStatus::k_failed ? "FAILED"
@@ -236,9 +243,11 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
     return 0;
   }
   // Intake: parse and validate everything before touching any repository.
-  const Intake intake = read_intake(vm);
-  // Base: the imported tarball or a borrowed commit of the user's repository.
-  const Base base = resolve_base(context, vm);
+  const SeriesInput input = resolve_series_input(context, vm, vm["series"].as<std::string>());
+  const Intake intake = read_intake(vm, input.path);
+  // Base: the imported tarball or a borrowed commit of the user's repository
+  // (a range's bottom, a b4 branch's or fetched series' base by default).
+  const Base base = resolve_base_for(context, vm, input.base);
   const fs::path run_dir = context.workdir().new_run("apply");
   // Apply: in memory; no ref moves yet.
   const auto result = apply_in_memory(context, intake, base, vm);
@@ -246,7 +255,7 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
   const std::string created = create_branch(context, intake, result, base, vm);
   // Report: text to stdout and the run directory, JUnit.
   const std::string summary =
-      render_summary(result, base, created, context.store().path(), run_dir);
+      render_summary(intake.top(), result, base, created, context.store().path(), run_dir);
   text_report_stream(vm) << summary;
   write_new_file(run_dir / "apply.txt", summary);
   const std::vector<report::TestSuite> suites = {junit_suite(intake.chain, result, base, created)};

@@ -8,6 +8,7 @@
 
 #include "cases/case_def.h"
 #include "cli/commands.h"
+#include "cli/series_input.h"
 #include "core/error.h"
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
@@ -187,6 +188,7 @@ void boot_inputs(const po::variables_map& vm, run::BisectRequest& request) {
 int run_bisect(Context& context, const std::vector<std::string>& args) {
   po::options_description options = bisect_options();
   options.add(base_options());
+  options.add(series_input_options());
   po::variables_map vm;
   if (!parse_command_line("bisect", k_synopsis, args, options, vm, context)) {
     return 0;
@@ -197,7 +199,8 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
     throw usage_error("give the series to bisect: --series DIR|MBOX");
   }
   run::BisectRequest request;
-  request.series = fs::absolute(vm["series"].as<std::string>());
+  const SeriesInput input = resolve_series_input(context, vm, vm["series"].as<std::string>());
+  request.series = fs::absolute(input.path);
   request.policy.check = check_of(vm);
   request.policy.runs = vm["runs"].as<int>();
   request.policy.timing_runs = vm["timing-runs"].as<int>();
@@ -226,7 +229,7 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
   }
   timing_inputs(vm, timing, request);
   boot_inputs(vm, request);
-  const Base base = resolve_base(context, vm);
+  const Base base = resolve_base_for(context, vm, input.base);
   request.base = base.commit;
   request.base_label = base.label;
   request.run_dir = context.workdir().new_run("bisect");

@@ -8,6 +8,7 @@
 #include "cases/case_def.h"
 #include "cli/commands.h"
 #include "cli/run_reports.h"
+#include "cli/series_input.h"
 #include "core/error.h"
 #include "core/json_text.h"
 #include "kernel/kernel_build.h"
@@ -45,11 +46,15 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
 // revision), the candidate series, or the base again as an A/A control.
 std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::variables_map& vm,
                                                const run::Oracle* oracle) {
-  const Base base = resolve_base(context, vm);
+  std::optional<SeriesInput> candidate;
+  if (vm.count("series")) {
+    candidate = resolve_series_input(context, vm, vm["series"].as<std::string>());
+  }
+  const Base base = resolve_base_for(context, vm, candidate ? candidate->base : std::nullopt);
   const bool series = vm.count("series") > 0;
   const bool compare = vm.count("compare-base") > 0;
   std::vector<run::KernelUnderTest> kernels;
-  auto add_series = [&](run::KernelRole role, const std::string& dir,
+  auto add_series = [&](run::KernelRole role, const fs::path& dir,
                         std::optional<std::size_t> upto) {
     const auto chain = load_series_chain(dir);
     const auto applied = apply_series_or_fail(context, base, chain, upto);
@@ -59,7 +64,9 @@ std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::varia
     if (!series || !compare || oracle) {
       throw usage_error("--against needs --series and --compare-base, and a timing case");
     }
-    add_series(run::KernelRole::k_reference, vm["against"].as<std::string>(), std::nullopt);
+    add_series(run::KernelRole::k_reference,
+               resolve_series_input(context, vm, vm["against"].as<std::string>()).path,
+               std::nullopt);
   } else if (!series || compare || (oracle && oracle->needs_baseline())) {
     kernels.push_back({run::KernelRole::k_base, "base", base.commit, {}, {}, 0, {}});
   }
@@ -71,7 +78,7 @@ std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::varia
     if (vm.count("upto")) {
       upto = vm["upto"].as<std::size_t>();
     }
-    add_series(run::KernelRole::k_candidate, vm["series"].as<std::string>(), upto);
+    add_series(run::KernelRole::k_candidate, candidate->path, upto);
   }
   return kernels;
 }
@@ -185,6 +192,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   add_memory_clock_options(options);
   add_run_report_options(options);
   options.add(base_options());
+  options.add(series_input_options());
   po::variables_map vm;
   if (!parse_command_line("boot", "[--target T] [--series DIR [--compare-base]] [--case NAME]",
                           args, options, vm, context)) {

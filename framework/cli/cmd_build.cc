@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/series_input.h"
 #include "core/error.h"
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
@@ -219,6 +220,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       "make -j")("junit", po::value<std::string>(),
                  "also write the JUnit XML report here ('-': stdout)");
   options.add(base_options());
+  options.add(series_input_options());
   po::variables_map vm;
   if (!parse_command_line("build", "[--target NAME] [--series DIR] [--per-patch] [options]", args,
                           options, vm, context)) {
@@ -227,12 +229,15 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   // Phase 1, inputs: target and series are checked before any work.
   const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
   std::vector<std::unique_ptr<Series>> chain;
+  std::optional<std::string> series_base;
   if (vm.count("series")) {
-    chain = load_series_chain(vm["series"].as<std::string>());
+    const SeriesInput input = resolve_series_input(context, vm, vm["series"].as<std::string>());
+    series_base = input.base;
+    chain = load_series_chain(input.path);
   } else if (vm.count("upto") || vm.count("per-patch")) {
     throw usage_error("--upto and --per-patch need --series");
   }
-  const Base base = resolve_base(context, vm);
+  const Base base = resolve_base_for(context, vm, series_base);
   const fs::path run_dir = context.workdir().new_run("build");
 
   // Phase 2, apply: the commits to build.

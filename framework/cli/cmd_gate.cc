@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_reports.h"
+#include "cli/series_input.h"
 #include "core/error.h"
 #include "report/junit.h"
 #include "report/output.h"
@@ -29,6 +30,12 @@ std::vector<report::TestSuite> junit_suites(const run::GateResult& result) {
     suite.timestamp = report::utc_timestamp();
     suite.properties = {{"verdict", verdict.ok ? "pass" : "fail"},
                         {"known_bad", verdict.known_bad ? "yes" : "no"}};
+    if (!verdict.identity.empty()) {
+      suite.properties.emplace_back("identity", verdict.identity);
+    }
+    for (const auto& warning : verdict.warnings) {
+      suite.properties.emplace_back("warning", warning);
+    }
     for (const auto& cell : result.cells) {
       if (cell.series != verdict.series) {
         continue;
@@ -107,6 +114,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   add_memory_clock_options(options);
   add_run_report_options(options);
   options.add(base_options());
+  options.add(series_input_options());
   po::variables_map vm;
   if (!parse_command_line("gate", "--series DIR [--series DIR ...] [--matrix NAME|FILE]", args,
                           options, vm, context)) {
@@ -116,8 +124,12 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     throw usage_error("give at least one --series DIR");
   }
   run::GateRequest request;
+  std::optional<std::string> series_base;
   for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
-    request.series.push_back(fs::absolute(s));
+    const SeriesInput input = resolve_series_input(context, vm, s);
+    request.series.push_back(fs::absolute(input.path));
+    request.reproduce.series.push_back(series_input_arguments(input, vm));
+    series_base = series_base ? series_base : input.base;
   }
   request.configs = configs_dir(vm);
   request.testcases = testcases_dir(vm);
@@ -131,6 +143,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                                    : qemu::Accel::k_auto;
   request.clock = vm["clock"].as<std::string>();
   request.memory = memory_clock_settings(vm, request.clock);
+  request.reproduce.accel = accel;
+  request.reproduce.clock = request.clock;
   request.reuse_base_boots = vm.count("reuse-base-boots") > 0;
   request.reuse_boots = vm.count("reuse-boots") > 0;
   if (vm.count("resume")) {
@@ -145,9 +159,16 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     // once) by the gate itself, which writes shard.json.
     request.share = run::Share{run::make_plan(request.matrix, {}, spec.count), spec.index};
   }
-  const Base base = resolve_base(context, vm);
+  const Base base = resolve_base_for(context, vm, series_base);
   request.base = base.commit;
   request.base_label = base.label;
+  request.reproduce.base = base_arguments(vm, base);
+  for (const char* option : {"configs", "testcases"}) {
+    if (vm.count(option)) {
+      request.reproduce.directories.push_back("--" + std::string(option));
+      request.reproduce.directories.push_back(fs::absolute(vm[option].as<std::string>()).string());
+    }
+  }
   request.run_dir = context.workdir().new_run("gate");
 
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),

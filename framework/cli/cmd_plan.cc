@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cli/commands.h"
+#include "cli/series_input.h"
 #include "core/error.h"
 #include "core/json_text.h"
 #include "report/output.h"
@@ -23,6 +24,8 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
       "shards", po::value<int>()->default_value(1), "how many shards (machines) to plan for")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "json", po::value<std::string>()->default_value("-"), "where the plan goes ('-': stdout)");
+  options.add(base_options());  // --tree, for a --series range or b4 branch
+  options.add(series_input_options());
   po::variables_map vm;
   if (!parse_command_line("plan", "--series DIR [--series DIR ...] [--matrix M] [--shards N]", args,
                           options, vm, context)) {
@@ -33,7 +36,7 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
   }
   std::vector<fs::path> series;
   for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
-    series.push_back(fs::absolute(s));
+    series.push_back(fs::absolute(resolve_series_input(context, vm, s).path));
   }
   const auto matrix =
       run::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());

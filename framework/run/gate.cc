@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,8 +17,10 @@
 #include "report/run_record.h"
 #include "run/checkpatch.h"
 #include "run/expectations.h"
+#include "run/revision_regression.h"
 #include "run/series_name.h"
 #include "run/session_runner.h"
+#include "series/revision_identity.h"
 #include "series/series_chain.h"
 #include "sys/files.h"
 
@@ -54,6 +57,9 @@ class SeriesGate {
 
   void run(const fs::path& dir) {
     const auto start = Clock::now();
+    m_index =
+        static_cast<std::size_t>(std::find(m_request.series.begin(), m_request.series.end(), dir) -
+                                 m_request.series.begin());
     std::vector<std::unique_ptr<Series>> chain;
     try {
       chain = load_series_chain(dir);
@@ -71,6 +77,7 @@ class SeriesGate {
       return;
     }
     m_name = chain.back()->name;
+    m_identity = revision_identity(*chain.back()).label();
     m_revisions.push_back(gated_revision(*chain.back()));
     describe(*chain.back());
     const auto applied = apply(chain);
@@ -87,6 +94,7 @@ class SeriesGate {
   }
 
   const std::string& name() const { return m_name; }
+  const std::string& identity() const { return m_identity; }
 
  private:
   // A cell finished before (--resume) is taken as it was.
@@ -139,7 +147,37 @@ class SeriesGate {
     m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
                       cell_status_name(cell.status) +
                       (cell.summary.empty() ? "" : ": " + cell.summary.substr(0, 200)));
+    if (cell.status == CellStatus::k_fail || cell.status == CellStatus::k_error) {
+      reproducer(cell);
+    }
     m_store.record(std::move(cell));
+  }
+
+  // A failing or erring cell's directory gets reproduce.sh (run/reproducer.h).
+  void reproducer(CellResult& cell) {
+    if (m_request.reproduce.series.empty() || cell.properties.count("reproduce")) {
+      return;  // a gate not driven by the command line; a reused cell has its own
+    }
+    const MatrixCell* matrix_cell = nullptr;
+    for (const auto& c : m_request.matrix.cells) {
+      matrix_cell = c.target + " " + c.test_case == cell.cell ? &c : matrix_cell;
+    }
+    bool timing = false;
+    if (matrix_cell) {
+      try {
+        const auto test_case = cases::load_case(m_request.testcases, matrix_cell->test_case);
+        timing = find_oracle(test_case.oracle) == nullptr;
+      } catch (const Error&) {
+        timing = false;  // the case did not load: the cell says so
+      }
+    }
+    const fs::path dir = cell.properties.count("run_dir")
+                             ? fs::path(cell.properties.at("run_dir"))
+                             : m_request.run_dir / "cells" / file_safe(m_name + "-" + cell.cell);
+    const auto file = write_reproducer(
+        dir, cell.series, cell.cell, cell_status_name(cell.status) + ": " + cell.summary,
+        reproduce_commands(m_request.reproduce, m_index, cell.cell, matrix_cell, timing));
+    cell.properties["reproduce"] = file.string();
   }
 
   std::optional<git::ApplyResult> apply(const std::vector<std::unique_ptr<Series>>& chain) {
@@ -492,6 +530,8 @@ class SeriesGate {
   std::map<std::string, double>& m_time;
   std::vector<GatedRevision>& m_revisions;
   std::string m_name;
+  std::string m_identity;
+  std::size_t m_index = 0;  // in m_request.series (and m_request.reproduce.series)
 };
 
 // With --shard, RUN_DIR/shard.json: the plan with the series named so far
@@ -516,6 +556,79 @@ std::string write_shard(const GateRequest& request, const std::vector<PlanSeries
   return record.plan.id;
 }
 
+// reproduce.sh for a revision-regression cell: the newer revision booted
+// against the older on the cell that was slower.
+void reproduce_finding(const GateRequest& request, const std::vector<SeriesVerdict>& verdicts,
+                       std::size_t newer, const RevisionFinding& finding, CellResult& cell) {
+  const MatrixCell* matrix_cell = nullptr;
+  for (const auto& c : request.matrix.cells) {
+    matrix_cell = c.target + " " + c.test_case == finding.cell ? &c : matrix_cell;
+  }
+  std::size_t older = verdicts.size();
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    older = verdicts[i].series == finding.from ? i : older;
+  }
+  if (request.reproduce.series.empty() || !matrix_cell) {
+    return;
+  }
+  const auto file =
+      write_reproducer(request.run_dir / "cells" / file_safe(cell.series + "-" + cell.cell),
+                       cell.series, cell.cell, "fail: " + cell.summary,
+                       reproduce_against_commands(request.reproduce, newer, older, *matrix_cell));
+  cell.properties["reproduce"] = file.string();
+}
+
+// A revision slower than its predecessor: beyond the matrix's policy, a
+// failing cell of the newer revision, which is judged again; else a warning
+// on its verdict line (run/revision_regression.h).
+void judge_revision_findings(const GateRequest& request, const std::vector<std::string>& planned,
+                             const std::vector<std::optional<Expectations>>& expected,
+                             CellStore& store, GateResult& result) {
+  const auto findings = revision_findings(result.revisions, request.matrix.revision_regression);
+  for (std::size_t i = 0; i < result.verdicts.size(); ++i) {
+    SeriesVerdict& verdict = result.verdicts[i];
+    std::vector<const RevisionFinding*> failing;
+    std::vector<std::string> warnings;
+    for (const auto& finding : findings) {
+      if (finding.series != verdict.series) {
+        continue;
+      }
+      if (finding.fails && !verdict.known_bad) {
+        failing.push_back(&finding);
+      } else {
+        warnings.push_back(finding.text());
+      }
+    }
+    if (!failing.empty()) {
+      const auto& policy = *request.matrix.revision_regression;
+      CellResult cell{
+          verdict.series, k_revision_regression_cell, CellStatus::k_fail, "", "", 0, {}};
+      char max[32];
+      std::snprintf(max, sizeof max, "%g", policy.max_percent);
+      cell.summary = failing.front()->text() + " (policy: max=" + max + " %" +
+                     (policy.metric ? " " + *policy.metric : std::string()) + ")";
+      for (const auto* finding : failing) {
+        cell.detail += finding->text() + "\n";
+      }
+      cell.properties["policy.max_percent"] = max;
+      cell.properties["policy.line"] =
+          request.matrix.file.string() + ":" + std::to_string(policy.line);
+      reproduce_finding(request, result.verdicts, i, *failing.front(), cell);
+      store.record(std::move(cell));
+      const std::string identity = verdict.identity;
+      verdict = judge_series(verdict.series, store.cells(), expected[i], &planned);
+      verdict.identity = identity;
+    }
+    verdict.warnings = warnings;
+    if (!failing.empty() || !warnings.empty()) {
+      store.judge(verdict);
+    }
+  }
+  result.cells = store.cells();
+  result.ok = std::all_of(result.verdicts.begin(), result.verdicts.end(),
+                          [](const SeriesVerdict& v) { return v.ok; });
+}
+
 }  // namespace
 
 GateResult run_gate(const GateRequest& request, GateServices& services, Status& status) {
@@ -537,6 +650,10 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   for (const auto& cell : request.matrix.cells) {
     planned.push_back(cell.target + " " + cell.test_case);
   }
+  if (request.matrix.revision_regression) {
+    planned.push_back(k_revision_regression_cell);
+  }
+  std::vector<std::optional<Expectations>> expected;  // per verdict, to judge again
   std::vector<PlanSeries> named;  // each series as the gate named it, for the shard record
   write_shard(request, named, revisions, false);
   for (const auto& dir : request.series) {
@@ -558,6 +675,8 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
       request.share->restrict(*expectations);
     }
     auto verdict = judge_series(name, store.cells(), expectations, &planned);
+    verdict.identity = gate.identity();
+    expected.push_back(expectations);
     if (result.interrupted) {
       // Its cells so far are kept; a verdict needs them all (--resume).
       verdict.ok = false;
@@ -582,6 +701,9 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     }
     store.set_section("revisions", comparisons_json(result.revisions));
   }
+  if (!result.interrupted) {
+    judge_revision_findings(request, planned, expected, store, result);
+  }
   double accounted = 0;
   for (const char* stage :
        {"apply", "checkpatch", "per-patch builds", "cells (build, boot, judge)"}) {
@@ -598,10 +720,16 @@ std::string render_gate(const GateResult& result) {
   std::ostringstream out;
   for (const auto& verdict : result.verdicts) {
     out << "series " << verdict.series << (verdict.known_bad ? " (known-bad)" : "") << "\n";
+    if (!verdict.identity.empty()) {
+      out << "  identity: " << verdict.identity << "\n";
+    }
     for (const auto& cell : result.cells) {
       if (cell.series == verdict.series) {
         out << "  " << cell_status_name(cell.status) << "  " << cell.cell << ": " << cell.summary
             << " (" << static_cast<int>(cell.seconds) << " s)\n";
+        if (const auto it = cell.properties.find("reproduce"); it != cell.properties.end()) {
+          out << "        reproduce: sh " << it->second << "\n";
+        }
       }
     }
     for (const auto& line : verdict.lines) {
@@ -610,8 +738,11 @@ std::string render_gate(const GateResult& result) {
     out << "  verdict: "
         << (verdict.interrupted ? "INTERRUPTED (not judged: the cells that did not run decide)"
             : verdict.ok ? (verdict.known_bad ? "EXPECTED (every expectation holds)" : "PASS")
-                         : "FAIL")
-        << "\n";
+                         : "FAIL");
+    for (const auto& warning : verdict.warnings) {
+      out << ", warning: " << warning;
+    }
+    out << "\n";
   }
   for (const auto& comparison : result.revisions) {
     out << render_comparison(comparison);

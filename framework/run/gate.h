@@ -20,6 +20,7 @@
 #include "qemu/vm.h"
 #include "run/gate_cells.h"
 #include "run/matrix.h"
+#include "run/reproducer.h"
 #include "run/revision_compare.h"
 #include "run/session.h"
 #include "run/shard.h"
@@ -43,6 +44,8 @@ struct GateRequest {
   bool reuse_base_boots = false;                // run/boot_cache.h
   bool reuse_boots = false;                     // every kernel's boots, not only the base's
   std::optional<Share> share;  // --shard I/N: only this share's cells run and are judged
+  // What a failing cell's reproduce.sh gives kseries again (run/reproducer.h).
+  ReproduceInputs reproduce;
 };
 
 struct GateServices {

@@ -41,6 +41,12 @@ nlohmann::json to_json(const SeriesRecord& s) {
   if (s.verdict) {
     json["verdict"] = {
         {"ok", s.verdict->ok}, {"known_bad", s.verdict->known_bad}, {"lines", s.verdict->lines}};
+    if (!s.verdict->warnings.empty()) {
+      json["verdict"]["warnings"] = s.verdict->warnings;
+    }
+    if (!s.verdict->identity.empty()) {
+      json["verdict"]["identity"] = s.verdict->identity;
+    }
   }
   return json;
 }
@@ -86,6 +92,8 @@ StoredGate load_gate_store(const fs::path& file) {
         series.verdict = SeriesVerdict{series.series, s["verdict"].value("ok", false),
                                        s["verdict"].value("known_bad", false),
                                        s["verdict"].value("lines", std::vector<std::string>{})};
+        series.verdict->warnings = s["verdict"].value("warnings", std::vector<std::string>{});
+        series.verdict->identity = s["verdict"].value("identity", "");
       }
       stored.series.push_back(std::move(series));
     }

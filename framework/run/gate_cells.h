@@ -42,6 +42,11 @@ struct SeriesVerdict {
   bool known_bad = false;          // it has expectations
   std::vector<std::string> lines;  // why, one line each
   bool interrupted = false;        // the gate stopped inside this series: not judged
+  // Findings that do not fail it, first on its verdict line: "slower than
+  // demo/v1: toy demo fsdax-dev memmap_init_vns +16.1 % [...]".
+  std::vector<std::string> warnings{};
+  // The series' identity (series/revision_identity.h): "change-id X v2".
+  std::string identity{};
 };
 
 // A patch as the reports need it: the file it came from (a format-patch

@@ -58,6 +58,29 @@ MatrixCell parse_cell(const std::vector<std::string>& w, const std::string& wher
   return cell;
 }
 
+RevisionRegressionPolicy parse_revision_regression(const std::vector<std::string>& w,
+                                                   const std::string& where, int line) {
+  const std::string usage = where + ": 'revision-regression: max=PCT [METRIC]'";
+  if (w.empty() || w.size() > 2 || w[0].rfind("max=", 0) != 0) {
+    throw usage_error(usage);
+  }
+  std::string value = w[0].substr(4);
+  if (!value.empty() && value.back() == '%') {
+    value.pop_back();
+  }
+  double percent = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), percent);
+  if (ec != std::errc() || end != value.data() + value.size() || !(percent >= 0) ||
+      percent > 1000) {
+    throw usage_error(usage + ": max must be a percentage from 0 to 1000, not '" + value + "'");
+  }
+  RevisionRegressionPolicy policy{percent, std::nullopt, line};
+  if (w.size() == 2) {
+    policy.metric = w[1];
+  }
+  return policy;
+}
+
 }  // namespace
 
 Matrix parse_matrix(const std::string& text, const fs::path& file) {
@@ -88,8 +111,11 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
       matrix.per_patch_timing = parse_cell(w, where, line_no);
     } else if (key == "cell") {
       matrix.cells.push_back(parse_cell(w, where, line_no));
+    } else if (key == "revision-regression") {
+      matrix.revision_regression = parse_revision_regression(w, where, line_no);
     } else {
-      throw usage_error(where + ": unknown key '" + key + "' (per-patch, per-patch-timing, cell)");
+      throw usage_error(where + ": unknown key '" + key +
+                        "' (per-patch, per-patch-timing, cell, revision-regression)");
     }
   }
   if (matrix.cells.empty() && !matrix.per_patch_target && !matrix.per_patch_timing) {

@@ -4,6 +4,9 @@
 // at the series' tip. Declarative, one item a line:
 //   per-patch: pmem
 //   cell: pmem memmap-timing [setups=fsdax-mem,devdax-mem] [rebinds=N]
+//   revision-regression: max=PCT [METRIC]
+// (the last: a revision slower than the revision before it by more than PCT
+// percent, on METRIC or on any metric, fails; run/revision_regression.h)
 // `#` starts a comment. Errors name file:line.
 
 #include <filesystem>
@@ -21,6 +24,12 @@ struct MatrixCell {
   int line = 0;
 };
 
+struct RevisionRegressionPolicy {
+  double max_percent = 0;
+  std::optional<std::string> metric;
+  int line = 0;
+};
+
 struct Matrix {
   std::string name;
   std::filesystem::path file;
@@ -29,6 +38,7 @@ struct Matrix {
   // own, each against the base and against the prefix before it.
   std::optional<MatrixCell> per_patch_timing;
   std::vector<MatrixCell> cells;
+  std::optional<RevisionRegressionPolicy> revision_regression;
 };
 
 // NAME_OR_FILE: a name under MATRICES_DIR ("default" -> default.matrix), or

@@ -64,5 +64,25 @@ TEST(MatrixTest, TheBundledMatricesLoad) {
   EXPECT_THROW(load_matrix(dir, "nosuch"), Error);
 }
 
+TEST(MatrixTest, ParsesTheRevisionRegressionPolicy) {
+  const auto m = parse_matrix(
+      "cell: pmem memmap-timing\nrevision-regression: max=10 memmap_init_vns\n", "m.matrix");
+  ASSERT_TRUE(m.revision_regression.has_value());
+  EXPECT_DOUBLE_EQ(m.revision_regression->max_percent, 10);
+  EXPECT_EQ(m.revision_regression->metric.value_or(""), "memmap_init_vns");
+  EXPECT_EQ(m.revision_regression->line, 2);
+  EXPECT_FALSE(parse_matrix("cell: a b\n", "m.matrix").revision_regression.has_value());
+  EXPECT_DOUBLE_EQ(parse_matrix("cell: a b\nrevision-regression: max=2.5%\n", "m.matrix")
+                       .revision_regression->max_percent,
+                   2.5);
+  EXPECT_NE(
+      error_of("cell: a b\nrevision-regression: 10\n").find("m.matrix:2: 'revision-regression"),
+      std::string::npos);
+  EXPECT_NE(error_of("cell: a b\nrevision-regression: max=-1\n").find("max must be"),
+            std::string::npos);
+  EXPECT_NE(error_of("cell: a b\nrevision-regression: max=x\n").find("max must be"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kseries::run

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "report/revision_timing.h"
 #include "report/run_record.h"
+#include "run/revision_regression.h"
 #include "sys/files.h"
 
 namespace kseries::run {
@@ -203,6 +204,13 @@ MergeResult merge_shards(const std::vector<fs::path>& run_dirs) {
     }
     auto verdict =
         judge_series(series.name, result.gate.cells, series_expectations(series), &plan.cells);
+    // A revision slower than its predecessor, over every shard's timing:
+    // a warning on its verdict line, as one gate gives it.
+    for (const auto& finding : revision_findings(result.gate.revisions, std::nullopt)) {
+      if (finding.series == series.name) {
+        verdict.warnings.push_back(finding.text());
+      }
+    }
     result.gate.ok = result.gate.ok && verdict.ok;
     result.gate.verdicts.push_back(std::move(verdict));
   }

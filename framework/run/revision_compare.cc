@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "git/patch_id.h"
+#include "series/revision_identity.h"
 
 namespace kseries::run {
 
@@ -60,13 +61,7 @@ std::string position(const std::optional<std::size_t>& index, std::size_t total)
 }  // namespace
 
 GatedRevision gated_revision(const Series& series) {
-  GatedRevision revision{series.name, "", series.revision, {}};
-  if (const auto slash = series.name.find('/'); slash != std::string::npos) {
-    revision.family = series.name.substr(0, slash);
-  } else {
-    revision.family =
-        std::filesystem::is_directory(series.source) ? series.name : "title: " + series.title;
-  }
+  GatedRevision revision{series.name, revision_identity(series).family(), series.revision, {}};
   for (const auto& patch : series.patches) {
     std::string id;
     try {

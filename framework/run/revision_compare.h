@@ -2,9 +2,10 @@
 // Several revisions of one series in one gate (v6 and v10): per pair of
 // consecutive revisions, which patches are unchanged, changed, new or
 // dropped (a range-diff summary, as `b4 diff` shows it) and how each cell's
-// status moved (pass -> fail ...). Revisions of one series: `<series>/vN`
-// directories with the same `<series>`, or mboxes with the same cover
-// letter title; consecutive by revision number.
+// status moved (pass -> fail ...). Revisions of one series: the same b4
+// `change-id:`, else `<series>/vN` directories with the same `<series>`, else
+// mboxes with the same cover letter title (series/revision_identity.h);
+// consecutive by revision number.
 
 #include <nlohmann/json.hpp>
 

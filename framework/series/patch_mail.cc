@@ -189,6 +189,8 @@ BodyParts split_body(const std::vector<std::string_view>& lines, size_t i,
           patch.base_commit = std::string(trim(line.substr(13)));
         } else if (starts_with(line, "prerequisite-patch-id: ")) {
           patch.prerequisite_patch_ids.emplace_back(trim(line.substr(23)));
+        } else if (starts_with(line, "change-id: ")) {
+          patch.change_id = std::string(trim(line.substr(11)));
         }
         break;
     }
@@ -204,6 +206,8 @@ void read_cover_trailers(const std::vector<std::string_view>& lines, PatchMail& 
       patch.base_commit = std::string(trim(std::string_view(line).substr(13)));
     } else if (starts_with(line, "prerequisite-patch-id: ")) {
       patch.prerequisite_patch_ids.emplace_back(trim(std::string_view(line).substr(23)));
+    } else if (starts_with(line, "change-id: ")) {
+      patch.change_id = std::string(trim(std::string_view(line).substr(11)));
     }
   }
 }

@@ -25,6 +25,9 @@ struct PatchMail {
   std::string diff;  // from the first "diff --git" to the signature
   std::optional<std::string> base_commit;
   std::vector<std::string> prerequisite_patch_ids;
+  // b4's `change-id:` trailer (a cover letter's, after base-commit:): the
+  // series' identity across revisions.
+  std::optional<std::string> change_id;
   // "file:line: ..." notes from cleaning the text (bytes that were not UTF-8).
   std::vector<std::string> notes;
 

@@ -214,6 +214,10 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
   if (!series.base_commit && series.cover && series.cover->base_commit) {
     series.base_commit = series.cover->base_commit;
   }
+  series.change_id = series.cover ? series.cover->change_id : std::nullopt;
+  for (const auto& patch : series.patches) {
+    series.change_id = series.change_id ? series.change_id : patch.change_id;
+  }
   return series;
 }
 

@@ -25,6 +25,9 @@ struct Series {
   std::optional<PatchMail> cover;
   std::vector<PatchMail> patches;  // in apply order
   std::optional<std::string> base_commit;
+  // b4's change-id (the cover letter's, else a patch's): the series'
+  // identity across revisions (series/revision_identity.h).
+  std::optional<std::string> change_id;
   std::vector<std::string> prerequisite_patch_ids;
   // Series to apply first (from the directory's `depends` file), absolute.
   std::vector<std::filesystem::path> depends;

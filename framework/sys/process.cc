@@ -132,9 +132,14 @@ bp::child spawn(const ProcessSpec& spec, const std::filesystem::path& exe, Child
   // fd 0 back from its first pipe(), and for make that is the jobserver's
   // read end, which every recipe then inherits as its stdin
   // (MAKEFLAGS=--jobserver-auth=0,3 was seen on a kernel build).
-  bp::child child(bp::exe = exe.string(), bp::args = args, (bp::std_in < bp::null),
-                  (bp::std_out > io.out), (bp::std_err > io.err), io.group, env,
-                  bp::start_dir = cwd.string(), spawn_ec);
+  bp::child child =
+      spec.stdin_file
+          ? bp::child(bp::exe = exe.string(), bp::args = args,
+                      (bp::std_in < spec.stdin_file->string()), (bp::std_out > io.out),
+                      (bp::std_err > io.err), io.group, env, bp::start_dir = cwd.string(), spawn_ec)
+          : bp::child(bp::exe = exe.string(), bp::args = args, (bp::std_in < bp::null),
+                      (bp::std_out > io.out), (bp::std_err > io.err), io.group, env,
+                      bp::start_dir = cwd.string(), spawn_ec);
   if (spawn_ec) {
     throw infra_error("cannot start " + format_command(spec.argv) + ": " + spawn_ec.message());
   }

@@ -18,6 +18,8 @@ struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] is looked up in PATH if it has no '/'
   std::optional<std::filesystem::path> cwd;
   std::map<std::string, std::string> env;  // added to (or replacing in) ours
+  // The child's stdin: this file (a mail for sendmail); else /dev/null.
+  std::optional<std::filesystem::path> stdin_file;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   // On timeout or Ctrl-C, SIGTERM the group first and SIGKILL it this much
   // later (make deletes half-written targets on SIGTERM); 0: SIGKILL at once.
