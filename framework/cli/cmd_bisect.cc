@@ -9,6 +9,7 @@
 #include "cases/case_def.h"
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "kernel/kernel_build.h"
 #include "report/junit.h"
 #include "run/bisect_report.h"
@@ -88,8 +89,8 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
   }
   const std::string text =
       run::render_bisect_text(outcome, facts) + "run directory " + run_dir.string() + "\n";
-  std::cout << text;
-  write_new_file(run_dir / "bisect.txt", text);
+  std::cout << printable_text(text);
+  write_new_file(run_dir / "bisect.txt", printable_text(text));
   const auto suite = run::bisect_junit(outcome, facts);
   report::write_junit(run_dir / "junit.xml", {suite});
   if (vm.count("junit")) {
