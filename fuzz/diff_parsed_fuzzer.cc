@@ -58,6 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       kseries::fuzz::require(safe_path(delta->old_file.path) && safe_path(delta->new_file.path));
       kseries::fuzz::require(regular_mode(delta->old_file.mode) &&
                              regular_mode(delta->new_file.mode));
+      // A NULL path where the delta needs one crashed the diagnosis and the
+      // conflict check (issue 32): refused by the check now.
+      kseries::fuzz::require(delta->status == GIT_DELTA_ADDED || delta->old_file.path != nullptr);
+      kseries::fuzz::require(delta->status == GIT_DELTA_DELETED || delta->new_file.path != nullptr);
     }
   }
   return 0;

@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   profile.frequency_ghz = 1;
   profile.read_gbps = profile.write_gbps = 1;
   const std::string label = records.windows.empty() ? "m" : records.windows.begin()->first;
-  const auto costs =
-      kseries::cases::memory_costs(kseries::guest::measurements(events), records, {{label, profile}});
+  const auto costs = kseries::cases::memory_costs(kseries::guest::measurements(events), records,
+                                                  {{label, profile}});
   kseries::fuzz::require(costs.owners.size() <= kseries::memcost::k_max_windows);
   kseries::oracle::judge_nt_ordering(events, records, kseries::memcost::Symbolizer(records_text));
   try {

@@ -2,7 +2,10 @@
 // (parse_protocol, measurements) and the console (triage_console). Both are
 // written by the kernel under test and the guest's scripts, so a crashing or
 // hostile guest can put any bytes there.
+#include <cmath>
+
 #include "fuzz_input.h"
+#include "guest/case_status.h"
 #include "guest/protocol.h"
 #include "guest/triage.h"
 
@@ -13,10 +16,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     kseries::fuzz::require(!event.verb.empty());
     for (const auto& [key, value] : event.fields) {
       kseries::fuzz::require(!key.empty());
-      event.number(key);
+      // A number enters finite and in range (1.7976931348623157e308 hung
+      // the HTML report's axis).
+      if (const auto number = event.number(key)) {
+        kseries::fuzz::require(std::isfinite(*number) &&
+                               std::abs(*number) <= kseries::guest::k_max_guest_number);
+      }
     }
   }
   kseries::guest::measurements(events);
+  kseries::guest::case_problems(events, {"fsdax-dev", "devdax-mem"});
+  kseries::guest::passed_subjects(events);
   for (const auto& finding : kseries::guest::triage_console(text)) {
     kseries::fuzz::require(finding.line >= 1);
   }

@@ -12,6 +12,10 @@ mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments"
   "$TMP/configs/matrices" "$TMP/cases/demo" "$TMP/cases/lib"
 toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
+# The speed file (in the stand-in image): a revision changes its first line,
+# the other base its last, so each revision applies onto either base (a new
+# file over an existing one would not: git am refuses it).
+printf 'rev\n2\n3\n4\n5\n6\n7\nbase\n' >"$repo/speed"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 kbase=$(git -C "$repo" rev-parse HEAD)
 for name in b c; do
@@ -19,13 +23,13 @@ for name in b c; do
   # Each revision's stand-in kernel image differs ("kernel b", "kernel c":
   # tests/fake-bin/make writes the tree's speed file into it; neither word
   # changes the stand-in's timings).
-  echo "int $name;" >"$repo/$name.c" && echo "$name" >"$repo/speed"
+  echo "int $name;" >"$repo/$name.c" && sed -i "1s/.*/$name/" "$repo/speed"
   git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: add $name"
   git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$kbase" "$kbase..HEAD"
   (cd "$TMP/series/demo/$name" && ls *.patch >series)
 done
 git -C "$repo" checkout -q main
-echo slow >"$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "another base"
+sed -i '$s/.*/slow/' "$repo/speed" && git -C "$repo" add -A && git -C "$repo" commit -q -m "another base"
 other=$(git -C "$repo" rev-parse HEAD)
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"
 printf 'fragments: a\nfeatures: pmem\n' >"$TMP/configs/targets/toy.target"

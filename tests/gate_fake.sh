@@ -88,6 +88,15 @@ expect_grep "FAILED toy demo: .*exited with rc=3" "$TMP/out"
 expect_exit 0 "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/good" --resume "$good_run"
 expect_grep "^resumed: 4 cell(s) reused, 1 run" "$TMP/out"
 grep -q "boot 1/1" "$TMP/err" && fail "a resumed gate booted again"
+# --resume reuses a cell only when it is the same work: the same series
+# name whose patches now break the build runs again and fails (it said
+# PASS: cells were matched by series and cell name only).
+mv "$TMP/series/demo/good" "$TMP/good-saved"
+cp -r "$TMP/series/demo/breaks" "$TMP/series/demo/good" && rm -f "$TMP/series/demo/good/expect"
+expect_exit 1 "$KSERIES" gate "${common[@]}" --series "$TMP/series/demo/good" --resume "$good_run"
+expect_grep "per-patch toy: not reused from the resumed run" "$TMP/err"
+expect_grep "fail  per-patch toy: patch 1/3" "$TMP/out"
+rm -r "$TMP/series/demo/good" && mv "$TMP/good-saved" "$TMP/series/demo/good"
 # Interrupted (SIGINT while a guest hangs): QEMU's group is killed, the
 # finished cells stay in gate.json, exit 130; --resume finishes the rest.
 set +e

@@ -36,10 +36,12 @@ for sig in INT TERM; do
   exec 3>"$TMP/apply-$sig.mbox"  # returns once kseries opened the FIFO: it now waits in read()
   kill -$sig $pid
   sleep 0.3
-  cat "$TMP/toy.mbox" >&3
+  # The signal cuts kseries' read (no SA_RESTART): it may have closed the
+  # FIFO already, and the write then fails (SIGPIPE); either is fine.
+  cat "$TMP/toy.mbox" >&3 2>/dev/null || true
   exec 3>&-
   finish $pid "$([ $sig = INT ] && echo 130 || echo 143)"
-  expect_grep "error: interrupted (SIG$sig) before applying" "$TMP/err"
+  expect_grep "error: interrupted (SIG$sig) \(before applying\|reading $TMP/apply-$sig.mbox\)" "$TMP/err"
   git --git-dir "$TMP/wd/repo.git" show-ref | grep -q "apply-$sig" &&
     fail "an interrupted apply created a branch"
 done
@@ -75,12 +77,12 @@ exec 3>"$TMP/second.mbox"
 pgrep -P $pid >/dev/null && fail "kseries runs a child while it reads the mbox"
 kill -INT $pid
 sleep 0.3
-cat "$TMP/demo.mbox" >&3
+cat "$TMP/demo.mbox" >&3 2>/dev/null || true
 exec 3>&-
 finish $pid 130
 expect_grep "^gate: INTERRUPTED after 4 cell(s)" "$TMP/out"
 expect_grep "pass  toy demo: " "$TMP/out"
-expect_grep "interrupted (SIGINT) before applying" "$TMP/err"
+expect_grep "interrupted (SIGINT) \(before applying\|reading $TMP/second.mbox\)" "$TMP/err"
 run=$(sed -n 's/^run directory //p' "$TMP/out")
 expect_grep "INTERRUPTED" "$run/gate.txt"
 [ -s "$run/junit.xml" ] || fail "no junit.xml in $run"

@@ -1,6 +1,10 @@
 #include "cases/case_def.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "core/config_lines.h"
 #include "core/error.h"
@@ -37,6 +41,17 @@ CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
 }
 
 namespace {
+
+// VALUE as a whole number of at most 12 digits, nothing else in it.
+std::optional<std::uint64_t> whole_number(std::string_view value) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || value.size() > 12 || ec != std::errc() ||
+      end != value.data() + value.size()) {
+    return std::nullopt;
+  }
+  return n;
+}
 
 // Sets one case.conf key on `def`; throws Error(k_usage) naming `where` for
 // a malformed value or an unknown key.
@@ -80,20 +95,24 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
     def.tcg_cpu = value;
   } else if (key == "memory") {
     // A size QEMU's -m takes: digits and a unit, M or G.
-    const bool digits =
-        value.size() >= 2 &&
-        std::all_of(value.begin(), value.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits || (value.back() != 'M' && value.back() != 'G')) {
-      throw usage_error(where + ": memory must be a size such as 16G or 4096M, not '" + value +
-                        "'");
+    // At most 16 TiB, QEMU's own ceiling for x86_64 guests.
+    const auto amount = whole_number(value.substr(0, value.empty() ? 0 : value.size() - 1));
+    const bool unit = !value.empty() && (value.back() == 'M' || value.back() == 'G');
+    const std::uint64_t mib = amount.value_or(0) * (unit && value.back() == 'G' ? 1024 : 1);
+    if (!unit || !amount || mib < 1 || mib > (std::uint64_t{16} << 20)) {
+      throw usage_error(where +
+                        ": memory must be a size such as 16G or 4096M (at most 16384G), not '" +
+                        value + "'");
     }
     def.memory = value;
   } else if (key == "timeout") {
-    try {
-      def.timeout = std::chrono::seconds(std::stoi(value));
-    } catch (const std::exception&) {
-      throw usage_error(where + ": timeout must be a number of seconds, not '" + value + "'");
+    // std::stoi took "0", "-5" and "30s"; a boot needs at least a second.
+    const auto seconds = whole_number(value);
+    if (!seconds || *seconds < 1 || *seconds > 7 * 86400) {
+      throw usage_error(where + ": timeout must be a number of seconds from 1 to 604800, not '" +
+                        value + "'");
     }
+    def.timeout = std::chrono::seconds(*seconds);
   } else {
     throw usage_error(where + ": unknown key '" + key +
                       "' (description, needs, cmdline, timeout, modules, oracle, setups, "

@@ -30,6 +30,37 @@ TEST(CaseDefTest, BadTimeoutNamesTheLine) {
   }
 }
 
+// "timeout: 0" (and -5, 30s) and a memory no machine has were accepted:
+// refused at load, naming the line.
+TEST(CaseDefTest, TimeoutAndMemoryHaveRanges) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  const auto refused = [&](const std::string& line, const std::string& message) {
+    testing::put_file(tmp / "c" / "case.conf", "needs: pmem\n" + line + "\n");
+    try {
+      load_case(tmp.path(), "c");
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::k_usage_or_infra);
+      EXPECT_NE(std::string(e.what()).find("case.conf:2: " + message), std::string::npos)
+          << e.what();
+    }
+  };
+  for (const std::string bad : {"0", "-5", "30s", "99999999999999999999"}) {
+    refused("timeout: " + bad, "timeout must be a number of seconds from 1");
+  }
+  refused("memory: 99999999999999999999G", "memory must be a size");
+  refused("memory: 20000G", "memory must be a size");
+  refused("memory: 0M", "memory must be a size");
+  testing::put_file(tmp / "c" / "case.conf", "timeout: 45\nmemory: 4096M\n");
+  EXPECT_EQ(load_case(tmp.path(), "c").timeout.count(), 45);
+  // A BOM before the first key.
+  testing::put_file(tmp / "c" / "case.conf",
+                    "\xEF\xBB\xBF"
+                    "needs: pmem\n");
+  EXPECT_THROW(load_case(tmp.path(), "c"), Error);
+}
+
 TEST(CaseDefTest, LoadsTheBundledMemmapEquivalenceWithItsModuleAndOracle) {
   const auto def = load_case(testing::source_dir() / "testcases", "memmap-equivalence");
   EXPECT_EQ(def.modules, std::vector<std::string>{"memmap-dump"});

@@ -1,8 +1,10 @@
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/junit_guard.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "sys/interrupt.h"
 
 namespace kseries::cli {
@@ -92,11 +94,20 @@ int main(int argc, char** argv) {
       }
       return exit_status(status);
     } catch (const Error& error) {
-      std::cerr << "kseries " << command_name << ": error: " << error.describe() << "\n";
+      std::cerr << "kseries " << command_name << ": error: " << printable_text(error.describe())
+                << "\n";
       junit.record(error);
       return exit_status(static_cast<int>(error.exit_code()));
+    } catch (const std::filesystem::filesystem_error& error) {
+      // An unreadable directory, a full disk: the OS refused, naming the
+      // path (error.what() holds it); not kseries' internal error.
+      std::cerr << "kseries " << command_name << ": error: " << printable_text(error.what())
+                << " (not the series' fault)\n";
+      junit.record(infra_error(error.what()));
+      return exit_status(static_cast<int>(ExitCode::k_usage_or_infra));
     } catch (const std::exception& error) {
-      std::cerr << "kseries " << command_name << ": internal error: " << error.what() << "\n";
+      std::cerr << "kseries " << command_name
+                << ": internal error: " << printable_text(error.what()) << "\n";
       junit.record_internal(error.what());
       return exit_status(static_cast<int>(ExitCode::k_usage_or_infra));
     }

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/series_input.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "git/apply.h"
 #include "report/junit.h"
 #include "series/revision_identity.h"
@@ -76,7 +77,13 @@ report::TestSuite junit_suite(const std::vector<std::unique_ptr<Series>>& chain,
   return suite;
 }
 
+// As `git check-ref-format --branch` decides: libgit2 takes refs/heads/HEAD
+// and refs/heads/-x, which git branch and git checkout refuse (a name that
+// reads as an option, or as HEAD itself).
 bool valid_branch_name(const std::string& branch) {
+  if (branch.empty() || branch.front() == '-' || branch == "HEAD") {
+    return false;
+  }
   int valid = 0;
   return git_reference_name_is_valid(&valid, ("refs/heads/" + branch).c_str()) == 0 && valid;
 }
@@ -256,7 +263,7 @@ int run_apply(Context& context, const std::vector<std::string>& args) {
   // Report: text to stdout and the run directory, JUnit.
   const std::string summary =
       render_summary(intake.top(), result, base, created, context.store().path(), run_dir);
-  text_report_stream(vm) << summary;
+  text_report_stream(vm) << printable_text(summary);
   write_new_file(run_dir / "apply.txt", summary);
   const std::vector<report::TestSuite> suites = {junit_suite(intake.chain, result, base, created)};
   report::write_junit(run_dir / "junit.xml", suites);

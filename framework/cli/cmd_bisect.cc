@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/series_input.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
@@ -90,8 +91,8 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
   }
   const std::string text =
       run::render_bisect_text(outcome, facts) + "run directory " + run_dir.string() + "\n";
-  std::cout << text;
-  write_new_file(run_dir / "bisect.txt", text);
+  std::cout << printable_text(text);
+  write_new_file(run_dir / "bisect.txt", printable_text(text));
   const auto suite = run::bisect_junit(outcome, facts);
   report::write_junit(run_dir / "junit.xml", {suite});
   if (vm.count("junit")) {

@@ -11,6 +11,7 @@
 #include "cli/series_input.h"
 #include "core/error.h"
 #include "core/json_text.h"
+#include "core/utf8.h"
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
@@ -28,7 +29,7 @@ namespace {
 
 void write_reports(const po::variables_map& vm, const fs::path& run_dir,
                    const run::SessionReport& report) {
-  text_report_stream(vm) << report.text;
+  text_report_stream(vm) << printable_text(report.text);
   write_new_file(run_dir / "boot.txt", report.text);
   const std::string json = json_text(report.json);
   write_new_file(run_dir / "results.json", json);

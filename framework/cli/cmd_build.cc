@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/series_input.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
 #include "report/junit.h"
@@ -304,7 +305,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
             << steps[*first_broken].subject << "'\n";
   }
   summary << "run directory " << run_dir.string() << "\n";
-  text_report_stream(vm) << summary.str();
+  text_report_stream(vm) << printable_text(summary.str());
   write_new_file(run_dir / "build.txt", summary.str());
   report::write_junit(run_dir / "junit.xml", {suite});
   if (vm.count("junit")) {

@@ -9,8 +9,10 @@
 #include "cli/run_reports.h"
 #include "cli/series_input.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "report/junit.h"
 #include "report/output.h"
+#include "run/expectations.h"
 #include "run/gate.h"
 #include "sys/files.h"
 
@@ -134,6 +136,10 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   request.configs = configs_dir(vm);
   request.testcases = testcases_dir(vm);
   request.matrix = run::load_matrix(request.configs / "matrices", vm["matrix"].as<std::string>());
+  run::check_matrix(request.matrix, request.configs, request.testcases);
+  for (const auto& series : request.series) {
+    run::load_expectations(series);  // a malformed or empty expect file: exit 2 now, not later
+  }
   const std::string accel = vm["accel"].as<std::string>();
   if (accel != "auto" && accel != "kvm" && accel != "tcg") {
     throw usage_error("--accel must be auto, kvm or tcg, not '" + accel + "'");
@@ -183,8 +189,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                            ": its cells only; `kseries merge` every shard\n"
                      : "") +
       "run directory " + request.run_dir.string() + "\n";
-  text_report_stream(vm) << text;
-  write_new_file(request.run_dir / "gate.txt", text);
+  text_report_stream(vm) << printable_text(text);
+  write_new_file(request.run_dir / "gate.txt", printable_text(text));
   const auto suites = junit_suites(result);
   report::write_junit(request.run_dir / "junit.xml", suites);
   if (vm.count("junit")) {

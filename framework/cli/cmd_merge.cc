@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/run_reports.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "report/junit.h"
 #include "report/output.h"
 #include "run/merge.h"
@@ -45,8 +46,8 @@ int run_merge(Context& context, const std::vector<std::string>& args) {
                            " shard(s) of plan " + merged.plan.id + " (matrix " +
                            merged.plan.matrix + ", base " + merged.base + ")\nrun directory " +
                            run_dir.string() + "\n";
-  text_report_stream(vm) << text;
-  write_new_file(run_dir / "gate.txt", text);
+  text_report_stream(vm) << printable_text(text);
+  write_new_file(run_dir / "gate.txt", printable_text(text));
   const auto suites = gate_junit_suites(merged.gate);
   report::write_junit(run_dir / "junit.xml", suites);
   if (vm.count("junit")) {

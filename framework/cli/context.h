@@ -3,6 +3,7 @@
 // libgit2 session, and the options common to all commands.
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -38,6 +39,8 @@ class Context {
   void finish_runs();
   git::Store& store();
   void set_workdir_root(std::filesystem::path root) { m_root = std::move(root); }
+  // The work directory's root, absolute, not created.
+  std::filesystem::path workdir_root() const;
 
  private:
   ProcessRunner& m_runner;
@@ -48,6 +51,13 @@ class Context {
 
 // --workdir and --help, shared by every command.
 po::options_description common_options();
+
+// Throws Error(k_usage) "kseries COMMAND: --NAME VALUE: why" for a numeric
+// option out of its range (negative, zero where it counts, absurdly large)
+// or a comma list (--setups, --args) with an empty item, a space or quote.
+// TYPED: each option's value as the user typed it, for the message.
+void check_option_values(const std::string& command, const po::variables_map& vm,
+                         const std::map<std::string, std::string>& typed);
 
 // Parses `args` against `options`; prints help and returns false on --help.
 // Throws Error(k_usage) naming the bad option, any word that no positional

@@ -11,7 +11,7 @@ std::optional<std::string> junit_option(const std::vector<std::string>& args) {
     return std::nullopt;
   }
   std::optional<std::string> file;
-  for (std::size_t i = 0; i < args.size(); ++i) {
+  for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
     if (args[i] == "--junit" && i + 1 < args.size()) {
       file = args[++i];
     } else if (args[i].rfind("--junit=", 0) == 0) {
@@ -22,6 +22,16 @@ std::optional<std::string> junit_option(const std::vector<std::string>& args) {
     return std::nullopt;  // a usage error of its own; nowhere to write
   }
   return file;
+}
+
+std::optional<std::string> junit_option(const std::string& command,
+                                        const std::vector<std::string>& args) {
+  static const std::vector<std::string> k_with_junit = {"apply", "build", "boot",
+                                                        "gate",  "merge", "bisect"};
+  if (std::find(k_with_junit.begin(), k_with_junit.end(), command) == k_with_junit.end()) {
+    return std::nullopt;
+  }
+  return junit_option(args);
 }
 
 std::vector<report::TestSuite> early_end_report(const std::string& command, const std::string& end,
@@ -43,7 +53,7 @@ std::vector<report::TestSuite> early_end_report(const std::string& command, cons
 }
 
 JunitGuard::JunitGuard(std::string command, const std::vector<std::string>& args)
-    : m_command(std::move(command)), m_file(junit_option(args)) {}
+    : m_command(std::move(command)), m_file(junit_option(m_command, args)) {}
 
 void JunitGuard::arm() const {
   if (!m_file || *m_file == "-") {

@@ -16,9 +16,15 @@
 
 namespace kseries::cli {
 
-// The value of --junit FILE or --junit=FILE among a command's arguments;
-// nullopt without one, and for --help (which writes no report).
+// The value of --junit FILE or --junit=FILE among a command's arguments,
+// before any "--" (what follows it is not an option); nullopt without one,
+// and for --help (which writes no report).
 std::optional<std::string> junit_option(const std::vector<std::string>& args);
+
+// The same for COMMAND: nullopt when COMMAND has no --junit option (plan,
+// tree, report refuse it as a usage error and must not write the file).
+std::optional<std::string> junit_option(const std::string& command,
+                                        const std::vector<std::string>& args);
 
 // The document for a command that ended early: one suite "kseries COMMAND"
 // with one testcase (classname "kseries.COMMAND") named for the kind of

@@ -20,6 +20,15 @@ TEST(JunitGuardTest, FindsTheJunitOptionInEitherSpelling) {
   EXPECT_FALSE(junit_option({"--junit", "out.xml", "--help"}));
 }
 
+// The file was written for a command without --junit and for a --junit
+// after "--" (not an option there).
+TEST(JunitGuardTest, OnlyCommandsWithTheOptionAndNotAfterDoubleDash) {
+  EXPECT_FALSE(junit_option({"--series", "s", "--", "--junit", "out.xml"}));
+  EXPECT_FALSE(junit_option("plan", {"--series", "s", "--junit", "out.xml"}));
+  EXPECT_FALSE(junit_option("tree", {"--junit", "out.xml"}));
+  EXPECT_EQ(junit_option("gate", {"--junit", "out.xml"}), "out.xml");
+}
+
 std::string only_case(const std::filesystem::path& file, const char* element) {
   pugi::xml_document doc;
   EXPECT_TRUE(doc.load_string(read_file(file).c_str()));

@@ -2,8 +2,10 @@
 
 #include <iostream>
 
+#include "core/error.h"
 #include "report/html.h"
 #include "report/kcidb.h"
+#include "report/output.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
@@ -13,12 +15,9 @@ namespace po = boost::program_options;
 
 namespace {
 
+// As --junit and --json: atomically into a regular file, into a FIFO.
 void write_to(const std::string& file, const std::string& text) {
-  if (file == "-") {
-    std::cout << text << std::flush;
-  } else {
-    write_file(file, text);
-  }
+  report::write_report(file, text);
 }
 
 }  // namespace
@@ -41,7 +40,9 @@ void write_kcidb(const report::RunRecord& run, const std::string& file) {
                "\n");
 }
 
-void write_run_reports(const fs::path& run_dir, const po::variables_map& vm) {
+namespace {
+
+void write_run_reports_of(const fs::path& run_dir, const po::variables_map& vm) {
   const auto run = report::load_run(run_dir);
   write_html(run, (run_dir / "report.html").string());
   write_kcidb(run, (run_dir / "kcidb.json").string());
@@ -50,6 +51,18 @@ void write_run_reports(const fs::path& run_dir, const po::variables_map& vm) {
   }
   if (vm.count("kcidb")) {
     write_kcidb(run, vm["kcidb"].as<std::string>());
+  }
+}
+
+}  // namespace
+
+void write_run_reports(const fs::path& run_dir, const po::variables_map& vm) {
+  try {
+    write_run_reports_of(run_dir, vm);
+  } catch (const nlohmann::json::exception& e) {
+    // The renderers read the cells' results.json: a wrong type there.
+    throw usage_error(run_dir.string() +
+                      ": a JSON file of the run holds a value of the wrong type: " + e.what());
   }
 }
 

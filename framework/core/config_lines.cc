@@ -18,7 +18,14 @@ std::vector<ConfigLine> content_lines(const std::string& text) {
   return lines;
 }
 
+void refuse_byte_order_mark(std::string_view text, const std::string& file) {
+  if (starts_with(text, "\xEF\xBB\xBF")) {
+    throw usage_error(file + ":1: starts with a UTF-8 byte order mark (save the file without one)");
+  }
+}
+
 std::vector<KeyValue> parse_key_values(const std::string& text, const std::string& file) {
+  refuse_byte_order_mark(text, file);
   std::vector<KeyValue> pairs;
   for (const auto& line : content_lines(text)) {
     const auto colon = line.text.find(':');

@@ -4,6 +4,7 @@
 // error messages.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kseries {
@@ -22,7 +23,11 @@ struct KeyValue {
   std::string value;
 };
 
-// "key: value" lines; throws Error(k_usage) "<file>:<line>: expected
+// Throws Error(k_usage) "<file>:1: starts with a UTF-8 byte order mark ..."
+// when TEXT does: the first key would silently read as "\xEF\xBB\xBFkey".
+void refuse_byte_order_mark(std::string_view text, const std::string& file);
+
+// "key: value" lines (refuse_byte_order_mark first); throws Error(k_usage) "<file>:<line>: expected
 // 'key: value', found '...'" for any other content line.
 std::vector<KeyValue> parse_key_values(const std::string& text, const std::string& file);
 

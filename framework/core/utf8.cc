@@ -53,4 +53,33 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+std::string printable_text(std::string_view raw) {
+  const std::string text = valid_utf8(raw);
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const Utf8Char c = next_utf8_char(std::string_view(text).substr(i));
+    const std::string_view bytes = std::string_view(text).substr(i, c.length);
+    i += c.length;
+    const char32_t code = c.code;
+    const bool line_end = code == '\r' && (i == text.size() || text[i] == '\n');
+    if (code == '\n' || code == '\t' || line_end) {
+      out += bytes;
+    } else if (code < 0x20 || code == 0x7F) {
+      // U+2400 + code (U+2421 for DEL), as UTF-8: E2 90 80+code.
+      const char32_t picture = code == 0x7F ? 0x21 : code;
+      out += '\xE2';
+      out += '\x90';
+      out += static_cast<char>(0x80 + picture);
+    } else if ((code >= 0x80 && code <= 0x9F) || (code >= 0x202A && code <= 0x202E) ||
+               (code >= 0x2066 && code <= 0x2069)) {
+      out += k_replacement_char;
+    } else {
+      out += bytes;
+    }
+  }
+  return out;
+}
+
 }  // namespace kseries

@@ -26,4 +26,14 @@ Utf8Char next_utf8_char(std::string_view text);
 // stray bytes). Controls and NUL are kept: they are valid UTF-8.
 std::string valid_utf8(std::string_view text);
 
+// The one sanitiser for text that reaches a terminal or a text report
+// (gate.txt, stdout, progress): valid_utf8(), then every C0 control but
+// newline and tab, DEL, and a carriage return not ending a line, shown as
+// its Unicode control picture (ESC -> U+241B, so "ESC[2K" cannot erase a
+// line, retitle a window or write the clipboard); C1 controls (U+0080 to
+// U+009F, an 8-bit CSI among them) and the bidirectional overrides and
+// isolates (U+202A-U+202E, U+2066-U+2069) that hide or reorder text become
+// U+FFFD. Idempotent.
+std::string printable_text(std::string_view text);
+
 }  // namespace kseries

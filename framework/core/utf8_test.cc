@@ -33,5 +33,25 @@ TEST(Utf8Test, ValidUtf8ReplacesEachStrayByteAndKeepsTheRest) {
   EXPECT_EQ(valid_utf8(""), "");
 }
 
+// Kernel console lines and guest reasons reached the terminal raw: an
+// erase-line, cursor-up and a fake verdict, a window title, an OSC 52
+// clipboard write.
+TEST(Utf8Test, PrintableTextDefusesTerminalControls) {
+  EXPECT_EQ(printable_text("ok\x1b[2K\r\x1b[1Agate: PASS\n"),
+            "ok\xE2\x90\x9B[2K\xE2\x90\x8D\xE2\x90\x9B[1Agate: PASS\n");
+  EXPECT_EQ(printable_text("\x1b]0;title\x07"), "\xE2\x90\x9B]0;title\xE2\x90\x87");
+  EXPECT_EQ(printable_text("\x1b]52;c;aGk=\x1b\\"), "\xE2\x90\x9B]52;c;aGk=\xE2\x90\x9B\\");
+  EXPECT_EQ(printable_text("a\xC2\x9B"
+                           "2Jb"),
+            "a\xEF\xBF\xBD"
+            "2Jb");                                               // 8-bit CSI
+  EXPECT_EQ(printable_text("x\xE2\x80\xAEy"), "x\xEF\xBF\xBDy");  // U+202E
+  EXPECT_EQ(printable_text(std::string("\x7f\0", 2)), "\xE2\x90\xA1\xE2\x90\x80");
+  // Kept: newlines, tabs, CRLF line ends, UTF-8 text.
+  const std::string plain = "line 1\r\n\tJ\xC3\xB6rg\n";
+  EXPECT_EQ(printable_text(plain), plain);
+  EXPECT_EQ(printable_text(printable_text("\x1b[8mhidden")), printable_text("\x1b[8mhidden"));
+}
+
 }  // namespace
 }  // namespace kseries

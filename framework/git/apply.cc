@@ -48,12 +48,20 @@ std::string diagnose(git_repository* repo, git_tree* tree, git_diff* diff) {
     }
     PatchPtr patch(raw);
     const git_diff_delta* delta = git_patch_get_delta(patch.get());
-    const char* path = delta->old_file.path;
+    // libgit2 leaves a side's path NULL where it could not read a name
+    // (an added file has no old side); git_tree_entry_bypath(NULL) crashes.
+    const char* path = delta->old_file.path ? delta->old_file.path : delta->new_file.path;
+    if (path == nullptr) {
+      report += "  a file of the diff has no name libgit2 could read\n";
+      continue;
+    }
     bool exists = false;
     auto lines = blob_lines(repo, tree, path, exists);
     if (delta->status == GIT_DELTA_ADDED) {
       bool new_exists = false;
-      blob_lines(repo, tree, delta->new_file.path, new_exists);
+      if (delta->new_file.path != nullptr) {
+        blob_lines(repo, tree, delta->new_file.path, new_exists);
+      }
       if (new_exists) {
         report += "  " + std::string(delta->new_file.path) +
                   ": the patch creates it, but it already exists in the tree\n";
@@ -99,6 +107,53 @@ std::string diagnose(git_repository* repo, git_tree* tree, git_diff* diff) {
     }
   }
   return report;
+}
+
+// A diff without mode lines leaves libgit2 both modes 0, and it writes the
+// post-image as 100644: an executable lost its x bit. git am keeps the
+// file's mode; so does this, on INDEX. A symlink changed that way is
+// refused (diff_safety refuses symlinks a diff names; this one it did not
+// name). False, with FAILURE set, for a refusal.
+bool keep_modes(git_index* index, git_tree* tree, git_diff* diff, std::string& failure) {
+  const size_t deltas = git_diff_num_deltas(diff);
+  for (size_t d = 0; d < deltas; ++d) {
+    const git_diff_delta* delta = git_diff_get_delta(diff, d);
+    if (delta->new_file.mode != 0 || delta->old_file.path == nullptr ||
+        delta->new_file.path == nullptr || delta->status == GIT_DELTA_DELETED ||
+        delta->status == GIT_DELTA_ADDED) {
+      continue;
+    }
+    git_tree_entry* raw = nullptr;
+    if (git_tree_entry_bypath(&raw, tree, delta->old_file.path) < 0) {
+      continue;
+    }
+    TreeEntryPtr entry(raw);
+    const git_filemode_t mode = git_tree_entry_filemode(entry.get());
+    if (mode == GIT_FILEMODE_LINK) {
+      failure = std::string("refuses to change the symlink '") + delta->old_file.path +
+                "' (the diff gives no mode; a symlink's target is not patched)";
+      return false;
+    }
+    const git_index_entry* written = git_index_get_bypath(index, delta->new_file.path, 0);
+    if (written == nullptr || written->mode == static_cast<uint32_t>(mode)) {
+      continue;
+    }
+    git_index_entry copy = *written;
+    copy.mode = static_cast<uint32_t>(mode);
+    check(git_index_add(index, &copy),
+          std::string("cannot keep the mode of ") + delta->new_file.path);
+  }
+  return true;
+}
+
+bool has_binary_delta(git_diff* diff) {
+  const size_t deltas = git_diff_num_deltas(diff);
+  for (size_t d = 0; d < deltas; ++d) {
+    if (git_diff_get_delta(diff, d)->flags & GIT_DIFF_FLAG_BINARY) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void throw_if_infrastructure(int rc, const std::string& what) {
@@ -189,19 +244,28 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
         const std::string conflicts = directory_file_conflicts(parent_tree.get(), diff.get());
         if (!conflicts.empty()) {
           outcome.status = PatchStatus::k_failed;
-          outcome.failure = "a file and a directory would have the same path\n" + conflicts;
+          outcome.failure = "the patch's paths collide with the tree\n" + conflicts;
         } else if (const int rc =
                        git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options);
                    rc < 0) {
           // A hunk that does not fit is the series' failure; a disk or object
           // store that refuses the post-image is not (exit 2, no verdict).
-          throw_if_infrastructure(rc, "cannot apply " + outcome.label);
+          // A zlib error with a binary hunk in the diff is the hunk's own
+          // deflated data (libgit2 inflates it only here): the patch's fault.
+          const git_error* error = git_error_last();
+          const bool bad_binary =
+              error != nullptr && error->klass == GIT_ERROR_ZLIB && has_binary_delta(diff.get());
+          if (!bad_binary) {
+            throw_if_infrastructure(rc, "cannot apply " + outcome.label);
+          }
           const std::string message = last_error_message();
           outcome.status = PatchStatus::k_failed;
           outcome.failure =
               "libgit2: " + message + "\n" + diagnose(repo, parent_tree.get(), diff.get());
+        } else if (IndexPtr index(raw_index);
+                   !keep_modes(index.get(), parent_tree.get(), diff.get(), outcome.failure)) {
+          outcome.status = PatchStatus::k_failed;
         } else {
-          IndexPtr index(raw_index);
           git_oid tree_id;
           check(git_index_write_tree_to(&tree_id, index.get(), repo),
                 "cannot write the tree of " + outcome.label);

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "core/text.h"
 #include "git/libgit2.h"
 #include "series/series.h"
+#include "sys/files.h"
+#include "testing/patch_text.h"
 #include "testing/temp_dir.h"
 
 namespace kseries::git {
@@ -133,6 +136,161 @@ TEST_F(ApplyTest, NonAsciiAuthorRoundTrips) {
   EXPECT_EQ(show("%an", to_hex(*result.tip), store),
             "J\xC3\xB6rg R\xC3\xB6"
             "del");
+}
+
+// Git leaves names with spaces unquoted ("diff --git a/foo bar b/foo bar");
+// libgit2 could not split that line: the add failed and its diagnosis
+// crashed (SIGSEGV in git_tree_entry_bypath(NULL)). Each file must land as
+// git am lands it: added, changed, renamed.
+TEST_F(ApplyTest, NamesWithSpacesApplyAsGitAmAppliesThem) {
+  put_file(m_repo / "foo bar", "hello\n");
+  put_file(m_repo / "old name.txt", "moved\n");
+  git(m_repo, {"add", "-A"});
+  git(m_repo, {"commit", "-q", "-m", "demo: add foo bar"});
+  put_file(m_repo / "foo bar", "hello\nworld\n");
+  std::filesystem::create_directories(m_repo / "new b");
+  git(m_repo, {"mv", "old name.txt", "new b/name.txt"});
+  git(m_repo, {"commit", "-q", "-am", "demo: change foo bar, rename"});
+  const std::string tip_tree = git(m_repo, {"rev-parse", "HEAD^{tree}"});
+  git(m_repo, {"format-patch", "-q", "-o", (m_tmp / "spaces").string(), m_base + "..HEAD"});
+  const Series series = load_series(m_tmp / "spaces");
+  Store store(m_tmp / "store.git");
+  ApplyRequest request;
+  request.base = store.borrow_commit(m_repo, m_base);
+  request.chain = {&series};
+  const auto result = apply_chain(store, request);
+  ASSERT_TRUE(result.complete) << result.outcomes.back().failure;
+  EXPECT_EQ(show("%T", to_hex(*result.tip), store), tip_tree);
+}
+
+// A binary hunk whose base85 decodes but does not inflate was exit 2 "not
+// the patch's fault" (libgit2's zlib error read as the object store's).
+TEST_F(ApplyTest, ACorruptBinaryHunkIsThePatchsFailure) {
+  std::string bytes;
+  for (int i = 0; i < 300; ++i) {
+    bytes += static_cast<char>((i * 151 + 7) % 256);
+  }
+  put_file(m_repo / "bin.dat", bytes);
+  git(m_repo, {"add", "-A"});
+  git(m_repo, {"commit", "-q", "-m", "demo: add a binary"});
+  git(m_repo, {"format-patch", "-q", "--binary", "-1", "-o", (m_tmp / "bin").string()});
+  const auto file = std::filesystem::directory_iterator(m_tmp / "bin")->path();
+  const std::string original = read_file(file);
+  const auto lines = split_lines(original);
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line(lines[i]);
+    if (i >= 2 && starts_with(lines[i - 2], "literal ")) {
+      for (std::size_t c = 1; c < line.size(); ++c) {
+        line[c] = line[c] == '0' ? '1' : '0';  // still base85, no longer zlib
+      }
+    }
+    text += line + "\n";
+  }
+  put_file(file, text);
+  const Series series = load_series(m_tmp / "bin");
+  Store store(m_tmp / "store.git");
+  ApplyRequest request;
+  request.base = store.borrow_commit(m_repo, m_base);
+  request.chain = {&series};
+  const auto result = apply_chain(store, request);
+  EXPECT_FALSE(result.complete);
+  ASSERT_EQ(result.outcomes.size(), 1u);
+  EXPECT_EQ(result.outcomes[0].status, PatchStatus::k_failed);
+  EXPECT_NE(result.outcomes[0].failure.find("incorrect data check"), std::string::npos)
+      << result.outcomes[0].failure;
+}
+
+// What git am applies, or a refusal with the reason (issue 32, class 6).
+class GitAmParityTest : public ApplyTest {
+ protected:
+  // One patch mail with DIFF in its own series directory.
+  Series series_of(const std::string& name, const std::string& diff,
+                   const std::string& headers = "") {
+    testing::PatchText patch;
+    patch.diff = diff;
+    std::string text = patch.render();
+    if (!headers.empty()) {
+      text.insert(text.find("Subject: "), headers);
+    }
+    put_file(m_tmp / name / "0001-demo.patch", text);
+    put_file(m_tmp / name / "series", "0001-demo.patch\n");
+    return load_series(m_tmp / name);
+  }
+  ApplyResult apply(const Series& series, Store& store) {
+    ApplyRequest request;
+    request.base = store.borrow_commit(m_repo, "HEAD");
+    request.chain = {&series};
+    return apply_chain(store, request);
+  }
+  std::string error_of(const std::string& name, const std::string& diff,
+                       const std::string& headers = "") {
+    try {
+      series_of(name, diff, headers);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST_F(GitAmParityTest, ADiffWithoutModeLinesKeepsTheFilesMode) {
+  put_file(m_repo / "run.sh", "echo a\n");
+  std::filesystem::permissions(m_repo / "run.sh", std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add);
+  std::filesystem::create_symlink("file.txt", m_repo / "link");
+  git(m_repo, {"add", "-A"});
+  git(m_repo, {"commit", "-q", "-m", "x and link"});
+  const Series series = series_of("mode",
+                                  "diff --git a/run.sh b/run.sh\n--- a/run.sh\n+++ b/run.sh\n"
+                                  "@@ -1 +1 @@\n-echo a\n+echo b\n");
+  Store store(m_tmp / "store.git");
+  const auto result = apply(series, store);
+  ASSERT_TRUE(result.complete) << result.outcomes.back().failure;
+  EXPECT_EQ(git(m_tmp.path(),
+                {"--git-dir", store.path().string(), "ls-tree", to_hex(*result.tip), "run.sh"})
+                .substr(0, 6),
+            "100755");
+  const Series link = series_of("link",
+                                "diff --git a/link b/link\n--- a/link\n+++ b/link\n@@ -1 +1 @@\n"
+                                "-file.txt\n\\ No newline at end of file\n+/etc/passwd\n"
+                                "\\ No newline at end of file\n");
+  const auto refused = apply(link, store);
+  EXPECT_FALSE(refused.complete);
+  EXPECT_NE(refused.outcomes[0].failure.find("refuses to change the symlink 'link'"),
+            std::string::npos)
+      << refused.outcomes[0].failure;
+}
+
+TEST_F(GitAmParityTest, ANewFileOverAnExistingPathFails) {
+  const Series series = series_of("exists",
+                                  "diff --git a/file.txt b/file.txt\nnew file mode 100644\n"
+                                  "index 0000000..1111111\n--- /dev/null\n+++ b/file.txt\n"
+                                  "@@ -0,0 +1 @@\n+prepended\n");
+  Store store(m_tmp / "store.git");
+  const auto result = apply(series, store);
+  EXPECT_FALSE(result.complete);
+  EXPECT_NE(
+      result.outcomes[0].failure.find("file.txt: the patch creates it, but it already exists"),
+      std::string::npos)
+      << result.outcomes[0].failure;
+}
+
+TEST_F(GitAmParityTest, AHunkLongerThanItsHeaderIsRefused) {
+  const std::string message =
+      error_of("long",
+               "diff --git a/file.txt b/file.txt\n--- a/file.txt\n+++ b/file.txt\n"
+               "@@ -1 +1 @@\n-line 1\n+line one\n+one more\n");
+  EXPECT_NE(message.find("more lines than its @@ header counts"), std::string::npos) << message;
+}
+
+TEST_F(GitAmParityTest, AMultipartMailIsRefused) {
+  const std::string message =
+      error_of("mime",
+               "diff --git a/file.txt b/file.txt\n--- a/file.txt\n+++ b/file.txt\n"
+               "@@ -1 +1 @@\n-line 1\n+line =3D one\n",
+               "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n");
+  EXPECT_NE(message.find("refuses a MIME multipart mail"), std::string::npos) << message;
 }
 
 TEST_F(ApplyTest, BorrowingLeavesTheUsersRepositoryUntouched) {

@@ -76,8 +76,16 @@ std::size_t SourceTree::move_to(Store& store, const git_oid& commit) {
     }
   }
   if (!pending_from.empty() && fs::is_directory(m_dir)) {
-    apply_tree_diff(store, from_hex(pending_from), from_hex(pending_to));
-    write_file(m_state_file, pending_to + "\n");
+    try {
+      apply_tree_diff(store, from_hex(pending_from), from_hex(pending_to));
+      write_file(m_state_file, pending_to + "\n");
+    } catch (const Error&) {
+      // The move cannot be finished (its commit cannot be written here: a
+      // name longer than the file system takes): replaying it failed every
+      // later build of this target, for any series. Start over instead.
+      std::error_code ec;
+      fs::remove(m_state_file, ec);
+    }
   }
   const auto now = current();
   if (now && git_oid_equal(&*now, &commit)) {

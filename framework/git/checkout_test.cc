@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "core/error.h"
 #include "sys/files.h"
 #include "testing/temp_dir.h"
 
@@ -90,6 +91,29 @@ TEST(CheckoutTest, FinishesAnInterruptedMove) {
   tree.move_to(store, second);
   EXPECT_EQ(read_file(f.tmp / "src" / "change.c"), "two\n");
   EXPECT_EQ(to_hex(*tree.current()), f.second);
+}
+
+// A commit the file system cannot hold (a 300-byte name): the move to it
+// fails; the next move, to any commit, must not replay it forever.
+TEST(CheckoutTest, AMoveThatCannotFinishDoesNotBlockTheNext) {
+  Fixture f;
+  const std::string blob = git(f.repo, {"rev-parse", "HEAD:keep.c"});
+  git(f.repo, {"update-index", "--add", "--cacheinfo",
+               "100644," + blob + "," + std::string(300, 'n') + ".c"});
+  const std::string tree_id = git(f.repo, {"write-tree"});
+  const std::string bad = git(f.repo, {"commit-tree", tree_id, "-p", f.second, "-m", "long"});
+  git(f.repo, {"reset", "-q"});
+  Store store(f.tmp / "store.git");
+  const git_oid first = store.borrow_commit(f.repo, f.first);
+  const git_oid second = store.borrow_commit(f.repo, f.second);
+  const git_oid long_name = store.borrow_commit(f.repo, bad);
+  SourceTree tree(f.tmp / "src", f.tmp / "src.commit");
+  tree.move_to(store, second);
+  EXPECT_THROW(tree.move_to(store, long_name), Error);
+  tree.move_to(store, first);
+  ASSERT_TRUE(tree.current());
+  EXPECT_EQ(to_hex(*tree.current()), f.first);
+  EXPECT_EQ(read_file(f.tmp / "src" / "change.c"), "one\n");
 }
 
 }  // namespace

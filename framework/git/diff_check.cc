@@ -51,7 +51,14 @@ std::string path_problem(std::string_view path) {
     if (to_lower(part) == ".git") {
       return "a path inside .git";
     }
+    // NAME_MAX: it applied, then no checkout could write it.
+    if (part.size() > 255) {
+      return "a name of " + std::to_string(part.size()) + " bytes (a file system takes 255)";
+    }
     begin = end + 1;
+  }
+  if (path.size() > 4095) {
+    return "a path of " + std::to_string(path.size()) + " bytes (PATH_MAX is 4096)";
   }
   return "";
 }
@@ -84,6 +91,19 @@ void check_parsed_diff(git_diff* diff, const std::string& what) {
     const git_diff_delta* delta = git_diff_get_delta(diff, d);
     check_file(delta->old_file, "old", what);
     check_file(delta->new_file, "new", what);
+    // libgit2 leaves a path NULL where it could not read a name from the
+    // "diff --git" line (an unquoted name with spaces that git am splits by
+    // its own rule): every later use of it crashed (SIGSEGV).
+    const bool needs_old = delta->status != GIT_DELTA_ADDED;
+    const bool needs_new = delta->status != GIT_DELTA_DELETED;
+    if ((needs_old && delta->old_file.path == nullptr) ||
+        (needs_new && delta->new_file.path == nullptr)) {
+      const char* known = delta->new_file.path ? delta->new_file.path : delta->old_file.path;
+      throw usage_error(
+          what + ": refuses file " + std::to_string(d + 1) + " of the diff: libgit2 read no " +
+          (needs_old && !delta->old_file.path ? "old" : "new") + " path from its header" +
+          (known ? std::string(" ('") + known + "')" : std::string()));
+    }
     git_patch* raw = nullptr;
     check(git_patch_from_diff(&raw, diff, d), what + ": cannot read the parsed diff");
     PatchPtr patch(raw);

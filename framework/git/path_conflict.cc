@@ -56,15 +56,25 @@ std::string directory_file_conflicts(git_tree* tree, git_diff* diff) {
   const size_t deltas = git_diff_num_deltas(diff);
   for (size_t d = 0; d < deltas; ++d) {
     const git_diff_delta* delta = git_diff_get_delta(diff, d);
-    if (delta->status == GIT_DELTA_DELETED || delta->status == GIT_DELTA_RENAMED) {
+    // (A NULL path is refused by check_parsed_diff before this runs.)
+    if ((delta->status == GIT_DELTA_DELETED || delta->status == GIT_DELTA_RENAMED) &&
+        delta->old_file.path != nullptr) {
       removed.insert(delta->old_file.path);
     }
-    if (delta->status == GIT_DELTA_ADDED || delta->status == GIT_DELTA_RENAMED ||
-        delta->status == GIT_DELTA_COPIED) {
+    if ((delta->status == GIT_DELTA_ADDED || delta->status == GIT_DELTA_RENAMED ||
+         delta->status == GIT_DELTA_COPIED) &&
+        delta->new_file.path != nullptr) {
       created.insert(delta->new_file.path);
     }
   }
   std::string report;
+  // git am: "already exists in index"; git_apply_to_tree put the new
+  // file's lines in front of the old one's.
+  for (const std::string& path : created) {
+    if (entry_kind(tree, path) == EntryKind::k_blob && !removed.count(path)) {
+      report += "  " + path + ": the patch creates it, but it already exists in the tree\n";
+    }
+  }
   for (const std::string& path : created) {
     for (size_t slash = path.find('/'); slash != std::string::npos;
          slash = path.find('/', slash + 1)) {

@@ -11,7 +11,8 @@
 namespace kseries::git {
 
 // One line per conflict, "  <path>: ..." naming the new path and the entry it
-// collides with; empty when `diff` can be applied onto `tree` without one.
+// collides with (a file the patch creates that exists already, too); empty
+// when `diff` can be applied onto `tree` without one.
 // A file the same patch deletes or renames away does not conflict.
 std::string directory_file_conflicts(git_tree* tree, git_diff* diff);
 

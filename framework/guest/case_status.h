@@ -13,11 +13,16 @@
 namespace kseries::guest {
 
 // The problems with the case itself, one line each, empty when the case
-// started, ended with rc=0 and sent a result for each of SETUPS (the
+// started, ended once with rc=0, sent results with known statuses and
+// measurements in range, and sent a result for each of SETUPS (the
 // subjects the host asked for; empty = no per-setup requirement). A
 // guest-error event (no such case) is reported by the caller, not here.
 std::vector<std::string> case_problems(const std::vector<Event>& events,
                                        const std::vector<std::string>& setups);
+
+// "pass", "fail", "skip": the statuses a result may have, spelled so. Any
+// other ("FAIL", "error") is a case problem and fails its testcase.
+bool known_status(const std::string& status);
 
 // The subjects of "result status=pass" events: the setups whose evidence
 // the host oracle must now judge.

@@ -22,6 +22,11 @@ std::optional<double> Event::number(const std::string& key) const {
   if (end == nullptr || *end != '\0') {
     return std::nullopt;
   }
+  // Where a guest number enters: inf, nan and magnitudes no measurement
+  // reaches are a corrupt or hostile line, not a value to plot or average.
+  if (!std::isfinite(value) || std::abs(value) > k_max_guest_number) {
+    return std::nullopt;
+  }
   return value;
 }
 
@@ -121,7 +126,11 @@ std::vector<Measurement> measurements(const std::vector<Event>& events) {
     }
     // A rebind index outside int (or not a whole number) is not a
     // measurement the guest could have made: malformed, left out.
-    const double iter = event.number("iter").value_or(0);
+    const auto iter_number = event.number("iter");
+    if (!iter_number && !event.get("iter").empty()) {
+      continue;  // out of range (1e86) or not a number
+    }
+    const double iter = iter_number.value_or(0);
     if (!(iter >= 0 && iter <= 1e6) || iter != std::floor(iter)) {
       continue;
     }

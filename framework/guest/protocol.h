@@ -10,12 +10,18 @@
 
 namespace kseries::guest {
 
+// The largest magnitude a guest number may have: 1e15 is 11.6 days in
+// nanoseconds or a petabyte in bytes. Beyond it (or inf, nan) a value is
+// malformed: Event::number() reads none.
+constexpr double k_max_guest_number = 1e15;
+
 struct Event {
   int line = 0;  // 1-based line in the protocol log
   std::string verb;
   std::map<std::string, std::string> fields;
 
   std::string get(const std::string& key, const std::string& fallback = "") const;
+  // The field as a finite number within ±k_max_guest_number, else none.
   std::optional<double> number(const std::string& key) const;
 };
 

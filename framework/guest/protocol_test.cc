@@ -72,5 +72,21 @@ TEST(ProtocolTest, ARebindIndexOutOfRangeIsNotAMeasurement) {
   EXPECT_EQ(measured[0].value, 4);
 }
 
+// A number enters checked: 1.7976931348623157e308 sent the HTML report's
+// axis into an endless loop; inf and nan are no measurement either.
+TEST(ProtocolTest, AValueOutOfRangeIsNotAMeasurement) {
+  const auto events = parse_protocol(
+      "KSERIES measure setup=a metric=m value=1.7976931348623157e308 iter=1\n"
+      "KSERIES measure setup=a metric=m value=inf iter=2\n"
+      "KSERIES measure setup=a metric=m value=nan iter=3\n"
+      "KSERIES measure setup=a metric=m value=-1e16 iter=4\n"
+      "KSERIES measure setup=a metric=m value=1e300 iter=5\n"
+      "KSERIES measure setup=a metric=m value=123456789 iter=6\n");
+  const auto measured = measurements(events);
+  ASSERT_EQ(measured.size(), 1u);
+  EXPECT_EQ(measured[0].iter, 6);
+  EXPECT_EQ(events[0].number("value"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace kseries::guest

@@ -425,7 +425,7 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   result.compiled = compiled;
   // The compiler quotes source lines (any byte a patch put there): valid
   // UTF-8 from here on, so warnings reach build.json and the reports intact.
-  const std::string log_text = fs::exists(log) ? valid_utf8(read_file(log)) : "";
+  const std::string log_text = fs::exists(log) ? printable_text(read_file(log)) : "";
   const auto parsed = parse_build_log(
       log_text, {(dir / "src").string() + "/", "../src/", "../" + (dir / "src").string() + "/"});
   const auto warnings = update_warning_state(target, parsed);

@@ -24,7 +24,7 @@ struct PluginRequest {
   KernelSymbols symbols;
   // (label, profile): the first is the clock's, the others a sweep.
   std::vector<std::pair<std::string, MachineProfile>> models;
-  bool order = true;  // the ordering tracker
+  bool order = true;            // the ordering tracker
   unsigned stack_size = 16384;  // the kernel's THREAD_SIZE (32 KiB with KASAN)
 };
 

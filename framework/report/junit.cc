@@ -103,6 +103,42 @@ std::string utc_timestamp() {
   return buffer;
 }
 
+std::string tally_cases(const TestSuite& suite) {
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (const auto& test : suite.cases) {
+    ++counts[static_cast<int>(test.status)];
+  }
+  const std::size_t passed = counts[static_cast<int>(CaseStatus::k_passed)];
+  if (passed == suite.cases.size()) {
+    return std::to_string(passed) + " testcase(s) pass";
+  }
+  const std::pair<CaseStatus, const char*> names[] = {{CaseStatus::k_passed, "pass"},
+                                                      {CaseStatus::k_failed, "failed"},
+                                                      {CaseStatus::k_error, "in error"},
+                                                      {CaseStatus::k_skipped, "skipped"}};
+  std::string text;
+  for (const auto& [status, name] : names) {
+    if (const std::size_t n = counts[static_cast<int>(status)]; n > 0) {
+      text += (text.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+    }
+  }
+  return text;
+}
+
+bool only_boots_ran(const TestSuite& suite) {
+  bool skipped = false;
+  for (const auto& test : suite.cases) {
+    if (test.classname.rfind("boot.", 0) == 0) {
+      continue;
+    }
+    if (test.status != CaseStatus::k_skipped) {
+      return false;
+    }
+    skipped = true;
+  }
+  return skipped;
+}
+
 JunitFlavour junit_flavour(const char* kseries_junit_flavour, const char* gitlab_ci) {
   const std::string_view asked = kseries_junit_flavour ? kseries_junit_flavour : "";
   if (asked == "junit-10") {

@@ -58,6 +58,14 @@ struct TestSuite {
   std::vector<TestCase> cases;
 };
 
+// "12 testcase(s) pass" when every case passed, else the counts that are
+// not zero: "2 pass, 8 skipped" (a cell of skips does not read as passing).
+std::string tally_cases(const TestSuite& suite);
+
+// Whether the guest judged nothing: every case but the boots themselves
+// (classname "boot.") skipped, and there is at least one.
+bool only_boots_ran(const TestSuite& suite);
+
 // Renders the document; counts (tests, failures, errors, skipped, time) are
 // computed from the cases, never given. Every string goes through xml_safe.
 std::string render_junit(const std::vector<TestSuite>& suites,

@@ -178,5 +178,22 @@ TEST(JunitTest, DashMeansStandardOutput) {
   EXPECT_FALSE(std::filesystem::exists(dir / "-"));
 }
 
+// An all-skip cell read "10 testcase(s) pass".
+TEST(JunitTest, TallyTellsSkipsFromPasses) {
+  TestSuite suite;
+  suite.cases.push_back({"boot.pmem.demo", "boot v10 #1"});
+  EXPECT_EQ(tally_cases(suite), "1 testcase(s) pass");
+  EXPECT_FALSE(only_boots_ran(suite));
+  for (int i = 0; i < 3; ++i) {
+    TestCase skipped{"case.pmem.demo.v10", "s" + std::to_string(i)};
+    skipped.status = CaseStatus::k_skipped;
+    suite.cases.push_back(skipped);
+  }
+  EXPECT_EQ(tally_cases(suite), "1 pass, 3 skipped");
+  EXPECT_TRUE(only_boots_ran(suite));
+  suite.cases.push_back({"case.pmem.demo.v10", "ok"});
+  EXPECT_FALSE(only_boots_ran(suite));
+}
+
 }  // namespace
 }  // namespace kseries::report

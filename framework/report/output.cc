@@ -1,9 +1,5 @@
 #include "report/output.h"
 
-#include <unistd.h>
-
-#include <system_error>
-
 #include "core/error.h"
 #include "sys/files.h"
 
@@ -18,17 +14,7 @@ void write_report(const std::filesystem::path& file, std::string_view text,
     }
     return;
   }
-  // Beside the file (same file system, so the rename is atomic), private to
-  // this process.
-  std::filesystem::path partial = file;
-  partial += ".partial-" + std::to_string(::getpid());
-  write_file(partial, text);
-  std::error_code ec;
-  std::filesystem::rename(partial, file, ec);
-  if (ec) {
-    std::filesystem::remove(partial);
-    throw infra_error("cannot write " + file.string() + ": " + ec.message());
-  }
+  replace_file(file, text);
 }
 
 }  // namespace kseries::report

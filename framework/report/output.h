@@ -1,7 +1,9 @@
 #pragma once
 // Where a report option (--junit FILE, --json FILE) sends its document: "-"
-// is standard output; any other path is replaced whole (written beside it,
-// then renamed), so a reader or a run cut short never sees half a report.
+// is standard output; any other path is written as sys/files.h's
+// replace_file() writes it: a regular file replaced whole and atomically, so
+// a reader or a run cut short never sees half a report; a FIFO or device
+// written into, never replaced.
 
 #include <filesystem>
 #include <iostream>

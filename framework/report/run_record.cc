@@ -1,6 +1,7 @@
 #include "report/run_record.h"
 
 #include "core/error.h"
+#include "core/json_text.h"
 #include "sys/files.h"
 
 namespace kseries::report {
@@ -10,7 +11,7 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json parse(const fs::path& file) {
-  auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  auto json = parse_json_text(read_file(file));
   if (json.is_discarded() || !json.is_object()) {
     throw usage_error(file.string() + ": not a JSON object");
   }
@@ -22,7 +23,7 @@ nlohmann::json session_of(const fs::path& dir) {
   if (dir.empty() || !fs::is_regular_file(dir / "results.json")) {
     return nullptr;
   }
-  auto json = nlohmann::json::parse(read_file(dir / "results.json"), nullptr, false);
+  auto json = parse_json_text(read_file(dir / "results.json"));
   return json.is_discarded() ? nlohmann::json(nullptr) : json;
 }
 
@@ -243,11 +244,20 @@ const RunSeries* RunRecord::find_series(const std::string& name) const {
 }
 
 RunRecord load_run(const fs::path& run_dir) {
+  // A value of the wrong type (a number where a string goes) is the file's
+  // fault: named, exit 2, not "internal error" without the file.
+  const auto load = [&](const fs::path& file, auto loader) {
+    try {
+      return loader(run_dir, parse(file));
+    } catch (const nlohmann::json::exception& e) {
+      throw usage_error(file.string() + ": " + e.what());
+    }
+  };
   if (fs::is_regular_file(run_dir / "gate.json")) {
-    return load_gate(run_dir, parse(run_dir / "gate.json"));
+    return load(run_dir / "gate.json", load_gate);
   }
   if (fs::is_regular_file(run_dir / "results.json")) {
-    return load_boot(run_dir, parse(run_dir / "results.json"));
+    return load(run_dir / "results.json", load_boot);
   }
   throw usage_error(run_dir.string() +
                     ": neither gate.json nor results.json (not a gate or boot run)");

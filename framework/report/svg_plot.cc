@@ -16,6 +16,8 @@ constexpr double k_plot_right = 560;
 constexpr double k_row_height = 26;
 constexpr double k_top = 22;
 constexpr double k_axis_height = 30;
+// The largest axis end: 1e300 leaves room for the headroom and the ticks.
+constexpr double k_max_axis = 1e300;
 
 std::string num(double value) {
   char buffer[32];
@@ -79,8 +81,14 @@ std::string render_strip_plot(const StripPlot& plot) {
   if (!(top > 0)) {
     top = 1;
   }
+  // A finite axis whatever the samples (a results.json or a guest may carry
+  // 1.7976931348623157e308, whose 2 % headroom is inf): capped well below
+  // DBL_MAX, and ticks counted, never summed (t += step never grows once
+  // step is below t's precision).
+  top = std::min(top, k_max_axis);
   const double step = tick_step(top);
-  const double axis_max = std::ceil(top * 1.02 / step) * step;
+  const double ticks = std::ceil(top * 1.02 / step);
+  const double axis_max = ticks * step;
   const auto x = [&](double value) {
     return k_plot_left + (k_plot_right - k_plot_left) * std::clamp(value / axis_max, 0.0, 1.0);
   };
@@ -94,7 +102,8 @@ std::string render_strip_plot(const StripPlot& plot) {
   svg += "<title>" + escape(plot.title) + "</title>";
   svg += "<text x=\"0\" y=\"14\" class=\"plot-title\">" + escape(plot.title) + "</text>";
   // The axis: ticks, grid lines, the unit.
-  for (double t = 0; t <= axis_max * 1.0001; t += step) {
+  for (int tick = 0; tick <= static_cast<int>(ticks); ++tick) {
+    const double t = tick * step;
     svg += "<line x1=\"" + num(x(t)) + "\" y1=\"" + num(k_top) + "\" x2=\"" + num(x(t)) +
            "\" y2=\"" + num(axis_y + 4) + "\" class=\"grid\"/>";
     svg += "<text x=\"" + num(x(t)) + "\" y=\"" + num(axis_y + 16) +

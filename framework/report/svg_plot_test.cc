@@ -41,5 +41,22 @@ TEST(SvgPlotTest, NoSamplesStillDrawsAnAxis) {
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
 
+// A guest (or a results.json) measured 1.7976931348623157e308: the axis end
+// became inf and the tick loop never ended (17 GB, then bad_alloc).
+TEST(SvgPlotTest, HugeSamplesDrawABoundedAxis) {
+  for (const double huge : {1.7976931348623157e308, 1e300, 1e200}) {
+    StripRow row;
+    row.label = "hostile";
+    row.samples = {1, huge};
+    row.mean = huge;
+    row.low = 0;
+    row.high = huge;
+    const std::string svg = render_strip_plot({"t", "ns", {row}});
+    EXPECT_LT(svg.size(), 10000u) << huge;
+    EXPECT_NE(svg.find("</svg>"), std::string::npos);
+    EXPECT_EQ(svg.find("inf"), std::string::npos) << svg;
+  }
+}
+
 }  // namespace
 }  // namespace kseries::report

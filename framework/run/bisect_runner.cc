@@ -296,7 +296,7 @@ class PrefixRunner {
       }
     }
     if (run.outcome == RunOutcome::k_pass) {
-      run.summary = std::to_string(report.suite.cases.size()) + " testcase(s) pass";
+      run.summary = report::tally_cases(report.suite);
     }
     return run;
   }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_text.h"
 #include "core/text.h"
 #include "oracle/sha256.h"
 #include "sys/files.h"
@@ -90,7 +91,7 @@ std::optional<qemu::VmRun> BootCache::restore(const std::string& key, const qemu
   if (!fs::is_regular_file(entry / "meta.json")) {
     return std::nullopt;
   }
-  const auto meta = nlohmann::json::parse(read_file(entry / "meta.json"), nullptr, false);
+  const auto meta = parse_json_text(read_file(entry / "meta.json"));
   if (!meta.is_object() || !meta.contains("elapsed_ms")) {
     return std::nullopt;
   }

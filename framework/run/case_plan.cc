@@ -32,6 +32,15 @@ std::optional<std::string> missing_feature(const kernel::Target& target,
 
 }  // namespace
 
+std::vector<std::string> known_setups(const cases::CaseDef& test_case) {
+  if (!test_case.setups.empty()) {
+    return test_case.setups;
+  }
+  const bool pmem_case =
+      std::find(test_case.needs.begin(), test_case.needs.end(), "pmem") != test_case.needs.end();
+  return pmem_case ? k_memmap_setups : std::vector<std::string>{};
+}
+
 std::vector<std::string> split_list(const std::string& text, char separator) {
   std::vector<std::string> items;
   std::istringstream list(text);

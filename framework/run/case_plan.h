@@ -34,6 +34,10 @@ struct CaseOptions {
 CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& test_case,
                    const CaseOptions& options);
 
+// The setups TEST_CASE knows: its own `setups:`, else the four pmem setups
+// for a case that needs pmem, else none (a case without setups).
+std::vector<std::string> known_setups(const cases::CaseDef& test_case);
+
 // "a,b,c" -> {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> split_list(const std::string& text, char separator = ',');
 

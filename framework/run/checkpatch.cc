@@ -73,7 +73,7 @@ CheckpatchReport Checkpatch::check(const PatchMail& patch, const std::string& na
     return report;
   }
   // checkpatch quotes the patch's lines: any byte a patch carries.
-  return parse_checkpatch(valid_utf8(result.out));
+  return parse_checkpatch(printable_text(result.out));
 }
 
 }  // namespace kseries::run

@@ -1,5 +1,6 @@
 #include "run/expectations.h"
 
+#include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "sys/files.h"
@@ -20,6 +21,7 @@ const Expectation* Expectations::find(const std::string& cell) const {
 Expectations parse_expectations(const std::string& text, const fs::path& file) {
   Expectations out;
   out.file = file;
+  refuse_byte_order_mark(text, file.string());
   int line_no = 0;
   for (const auto raw : split_lines(text)) {
     ++line_no;
@@ -41,6 +43,13 @@ Expectations parse_expectations(const std::string& text, const fs::path& file) {
     }
     out.fails.push_back({std::string(trim(rest.substr(0, colon))),
                          std::string(trim(rest.substr(colon + 1))), line_no});
+  }
+  // A known-bad revision names the cell that must fail: an expect file
+  // that names none made every verdict EXPECTED.
+  if (out.fails.empty()) {
+    throw usage_error(file.string() +
+                      ": expects nothing (no 'fail: CELL: TEXT' line); a known-bad revision "
+                      "names the cell that must fail and why");
   }
   return out;
 }

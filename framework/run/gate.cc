@@ -43,6 +43,25 @@ std::string file_safe(std::string name) {
   return name;
 }
 
+// Every file below DIR (sorted, by path relative to it) and its bytes: a
+// case's guest script, modules and config are part of its cell's work.
+void add_tree(std::string& text, const fs::path& dir) {
+  if (!fs::is_directory(dir)) {
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    text += "file " + fs::relative(file, dir).string() + "\n" +
+            oracle::sha256_hex(read_file(file)) + "\n";
+  }
+}
+
 // One series through the stages; cells go to the store as they finish.
 class SeriesGate {
  public:
@@ -64,6 +83,9 @@ class SeriesGate {
     try {
       chain = load_series_chain(dir);
     } catch (const Error& e) {
+      if (e.kind() == ErrorKind::k_interrupted) {
+        throw;  // cut while reading it (a FIFO): the gate stops, as between series
+      }
       // Named as a loaded series would be: a stable test identity, the path
       // (which differs on every CI runner) only as a property.
       m_name = unloaded_series_name(dir);
@@ -85,7 +107,7 @@ class SeriesGate {
     if (!applied) {
       return;
     }
-    checkpatch(*chain.back());
+    checkpatch(*chain.back(), *applied->tip);
     per_patch(*chain.back(), *applied);
     for (const auto& cell : m_request.matrix.cells) {
       run_cell(cell, *applied->tip);
@@ -97,12 +119,53 @@ class SeriesGate {
   const std::string& identity() const { return m_identity; }
 
  private:
-  // A cell finished before (--resume) is taken as it was.
-  bool reuse(const std::string& cell) {
+  // What a cell's verdict depends on, as one hash: the tip commit (the
+  // series' patches and the base they apply onto), the target file and its
+  // fragments (the toolchain is the target's `compiler:`), the case's files,
+  // the cell's options, accel and clock. --resume reused cells by series
+  // and cell name: after the patches changed to a build break, the resumed
+  // gate still said PASS.
+  std::string work_key(const std::string& cell, const git_oid& tip,
+                       const std::optional<std::string>& target,
+                       const std::optional<std::string>& test_case,
+                       const std::string& options) const {
+    std::string text = "cell " + cell + "\ntip " + git::to_hex(tip) + "\nbase " +
+                       git::to_hex(m_request.base) + "\noptions " + options + "\naccel " +
+                       std::to_string(static_cast<int>(m_request.accel)) + "\nclock " +
+                       m_request.clock + "\n";
+    if (target) {
+      const auto loaded = kernel::load_target(m_request.configs, *target);
+      text += "target " + oracle::sha256_hex(read_file(loaded.file)) + "\n";
+      for (const auto& fragment : loaded.fragments) {
+        text += "fragment " + fragment.filename().string() + " " +
+                oracle::sha256_hex(read_file(fragment)) + "\n";
+      }
+    }
+    if (test_case) {
+      add_tree(text, m_request.testcases / *test_case);
+      add_tree(text, m_request.testcases / "lib");
+    }
+    return oracle::sha256_hex(text);
+  }
+
+  // A cell finished before (--resume) is taken as it was, when it was the
+  // same work (work_key); else it runs again.
+  bool reuse(const std::string& cell, const std::string& work) {
+    m_work[cell] = work;
     if (m_request.share && !m_request.share->contains(cell)) {
       return true;  // another shard's cell: it runs there
     }
-    if (const CellResult* before = m_store.previous(m_name, cell)) {
+    const CellResult* before = m_store.previous(m_name, cell);
+    if (before) {
+      const auto it = before->properties.find("work");
+      if (it == before->properties.end() || it->second != work) {
+        m_status.progress("gate " + m_name + ": " + cell +
+                          ": not reused from the resumed run (its patches, base, target, "
+                          "toolchain or testcase changed)");
+        before = nullptr;
+      }
+    }
+    if (before) {
       m_status.progress("gate " + m_name + ": " + cell + ": " + cell_status_name(before->status) +
                         " (reused from the resumed run)");
       m_store.record(*before);
@@ -143,6 +206,9 @@ class SeriesGate {
   void record(CellResult cell) {
     if (m_request.share && !m_request.share->contains(cell.cell)) {
       return;  // apply runs everywhere (the tip is needed), recorded by one shard
+    }
+    if (const auto it = m_work.find(cell.cell); it != m_work.end()) {
+      cell.properties["work"] = it->second;
     }
     m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
                       cell_status_name(cell.status) +
@@ -220,8 +286,8 @@ class SeriesGate {
     return applied;
   }
 
-  void checkpatch(const Series& series) {
-    if (reuse("checkpatch")) {
+  void checkpatch(const Series& series, const git_oid& tip) {
+    if (reuse("checkpatch", work_key("checkpatch", tip, std::nullopt, std::nullopt, ""))) {
       return;
     }
     const auto start = Clock::now();
@@ -262,7 +328,8 @@ class SeriesGate {
       return;
     }
     const std::string cell_name = "per-patch " + *m_request.matrix.per_patch_target;
-    if (reuse(cell_name)) {
+    if (reuse(cell_name, work_key(cell_name, *applied.tip, *m_request.matrix.per_patch_target,
+                                  std::nullopt, ""))) {
       return;
     }
     const auto start = Clock::now();
@@ -369,7 +436,11 @@ class SeriesGate {
     }
     const auto& spec = *m_request.matrix.per_patch_timing;
     const std::string cell_name = "per-patch-timing " + spec.target + " " + spec.test_case;
-    if (reuse(cell_name)) {
+    std::string options = "rebinds=" + std::to_string(spec.rebinds.value_or(30));
+    for (const auto& setup : spec.setups.value_or(std::vector<std::string>{})) {
+      options += " setup=" + setup;
+    }
+    if (reuse(cell_name, work_key(cell_name, *applied.tip, spec.target, spec.test_case, options))) {
       return;
     }
     const auto start = Clock::now();
@@ -436,7 +507,12 @@ class SeriesGate {
 
   void run_cell(const MatrixCell& matrix_cell, const git_oid& tip) {
     const std::string cell_name = matrix_cell.target + " " + matrix_cell.test_case;
-    if (reuse(cell_name)) {
+    std::string options = "rebinds=" + std::to_string(matrix_cell.rebinds.value_or(30));
+    for (const auto& setup : matrix_cell.setups.value_or(std::vector<std::string>{})) {
+      options += " setup=" + setup;
+    }
+    if (reuse(cell_name,
+              work_key(cell_name, tip, matrix_cell.target, matrix_cell.test_case, options))) {
       return;
     }
     const auto start = Clock::now();
@@ -518,7 +594,11 @@ class SeriesGate {
       }
     }
     if (cell.status == CellStatus::k_pass) {
-      cell.summary = std::to_string(report.suite.cases.size()) + " testcase(s) pass";
+      // Booted, but the guest skipped everything it was asked: not a pass.
+      if (report::only_boots_ran(report.suite)) {
+        cell.status = CellStatus::k_skip;
+      }
+      cell.summary = report::tally_cases(report.suite);
     }
     cell.detail += report.text;
   }
@@ -532,6 +612,7 @@ class SeriesGate {
   std::string m_name;
   std::string m_identity;
   std::size_t m_index = 0;  // in m_request.series (and m_request.reproduce.series)
+  std::map<std::string, std::string> m_work;  // cell -> its work_key
 };
 
 // With --shard, RUN_DIR/shard.json: the plan with the series named so far

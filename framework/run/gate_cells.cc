@@ -71,7 +71,7 @@ CellStore::CellStore(fs::path file)
     : m_file(std::move(file)), m_started(report::utc_timestamp() + "Z") {}
 
 StoredGate load_gate_store(const fs::path& file) {
-  const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  const auto json = parse_json_text(read_file(file));
   if (json.is_discarded() || !json.is_object() || !json.contains("cells") ||
       !json["cells"].is_array()) {
     throw usage_error(file.string() + ": not a gate cell store (no \"cells\" array)");
@@ -117,7 +117,7 @@ StoredGate load_gate_store(const fs::path& file) {
 std::vector<CellResult> load_cells(const fs::path& file) { return load_gate_store(file).cells; }
 
 void CellStore::load_previous(const fs::path& file) {
-  const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  const auto json = parse_json_text(read_file(file));
   if (json.is_discarded() || !json.contains("cells")) {
     return;
   }

@@ -1,9 +1,13 @@
 #include "run/matrix.h"
 
+#include <algorithm>
 #include <charconv>
+#include <set>
 
+#include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "kernel/target.h"
 #include "run/case_plan.h"
 #include "sys/files.h"
 
@@ -87,6 +91,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
   Matrix matrix;
   matrix.file = file;
   matrix.name = file.stem().string();
+  refuse_byte_order_mark(text, file.string());
   int line_no = 0;
   for (const auto raw : split_lines(text)) {
     ++line_no;
@@ -110,7 +115,16 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
     } else if (key == "per-patch-timing") {
       matrix.per_patch_timing = parse_cell(w, where, line_no);
     } else if (key == "cell") {
-      matrix.cells.push_back(parse_cell(w, where, line_no));
+      MatrixCell cell = parse_cell(w, where, line_no);
+      // A cell is named "TARGET CASE" everywhere (reports, --resume): a
+      // second one would run twice under one name.
+      for (const auto& other : matrix.cells) {
+        if (other.target == cell.target && other.test_case == cell.test_case) {
+          throw usage_error(where + ": cell '" + cell.target + " " + cell.test_case +
+                            "' is already at line " + std::to_string(other.line));
+        }
+      }
+      matrix.cells.push_back(std::move(cell));
     } else if (key == "revision-regression") {
       matrix.revision_regression = parse_revision_regression(w, where, line_no);
     } else {
@@ -124,10 +138,71 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
   return matrix;
 }
 
+void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
+                  const std::optional<fs::path>& testcases_dir) {
+  std::set<std::string> features;
+  for (const auto& name : kernel::list_targets(configs_dir)) {
+    try {
+      const auto target = kernel::load_target(configs_dir, name);
+      features.insert(target.features.begin(), target.features.end());
+    } catch (const Error&) {
+      // A broken target the matrix does not use is not this matrix' error;
+      // one it uses is reported below.
+    }
+  }
+  const auto at = [&](int line) { return matrix.file.string() + ":" + std::to_string(line); };
+  const auto target_loads = [&](const std::string& name, int line) {
+    try {
+      kernel::load_target(configs_dir, name);
+    } catch (const Error& e) {
+      throw usage_error(at(line) + ": " + e.what());
+    }
+  };
+  if (matrix.per_patch_target) {
+    target_loads(*matrix.per_patch_target, 0);
+  }
+  for (const auto& cell : matrix.cells) {
+    target_loads(cell.target, cell.line);
+    if (!testcases_dir) {
+      continue;
+    }
+    cases::CaseDef test_case;
+    try {
+      test_case = cases::load_case(*testcases_dir, cell.test_case);
+    } catch (const Error& e) {
+      throw usage_error(at(cell.line) + ": " + e.what());
+    }
+    for (const auto& need : test_case.needs) {
+      if (!features.count(need)) {
+        throw usage_error(at(cell.line) + ": case " + cell.test_case + " needs '" + need +
+                          "', a feature no target of " + configs_dir.string() + " has (" +
+                          (test_case.dir / "case.conf").string() + ")");
+      }
+    }
+    const auto known = known_setups(test_case);
+    if (cell.setups && !known.empty()) {
+      for (const auto& setup : *cell.setups) {
+        if (std::find(known.begin(), known.end(), setup) == known.end()) {
+          std::string names;
+          for (const auto& name : known) {
+            names += (names.empty() ? "" : ", ") + name;
+          }
+          throw usage_error(at(cell.line) + ": case " + cell.test_case + " has no setup '" + setup +
+                            "' (its setups: " + names + ")");
+        }
+      }
+    }
+  }
+}
+
 Matrix load_matrix(const fs::path& matrices_dir, const std::string& name_or_file) {
+  // A bare name is a bundled matrix first: "--matrix full" must not pick
+  // up a file named ./full in whatever directory kseries runs in.
   fs::path file = name_or_file;
-  if (name_or_file.find('/') == std::string::npos && !fs::exists(file)) {
-    file = matrices_dir / (name_or_file + ".matrix");
+  const fs::path bundled = matrices_dir / (name_or_file + ".matrix");
+  if (name_or_file.find('/') == std::string::npos &&
+      (fs::is_regular_file(bundled) || !fs::exists(file))) {
+    file = bundled;
   }
   if (!fs::is_regular_file(file)) {
     throw usage_error("no matrix '" + name_or_file + "' (" + file.string() + " does not exist)");

@@ -47,4 +47,16 @@ Matrix load_matrix(const std::filesystem::path& matrices_dir, const std::string&
 
 Matrix parse_matrix(const std::string& text, const std::filesystem::path& file);
 
+// Validates MATRIX at load, before any cell runs, against the targets of
+// CONFIGS_DIR and the cases of TESTCASES_DIR: throws Error(k_usage) naming
+// the matrix file:line for a target or case that does not exist or does
+// not load, a case that needs a feature no target has (a typo such as
+// "needs: pmme" skipped the case everywhere and the gate passed), or cell
+// setups the case does not know. (They used to fail one cell at a time, as
+// if the series were at fault.)
+// Without TESTCASES_DIR (kseries plan, which has no --testcases) only the
+// targets are checked.
+void check_matrix(const Matrix& matrix, const std::filesystem::path& configs_dir,
+                  const std::optional<std::filesystem::path>& testcases_dir);
+
 }  // namespace kseries::run

@@ -84,5 +84,64 @@ TEST(MatrixTest, ParsesTheRevisionRegressionPolicy) {
             std::string::npos);
 }
 
+// Configuration mistakes are usage errors at load, naming file:line: a
+// duplicate cell ran twice, a BOM hid the first key.
+TEST(MatrixTest, DuplicateCellsAndAByteOrderMarkAreRefused) {
+  EXPECT_NE(error_of("cell: pmem x\ncell: pmem x setups=a\n")
+                .find("m.matrix:2: cell 'pmem x' is already at line 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("\xEF\xBB\xBF"
+                     "cell: pmem x\n")
+                .find("m.matrix:1: starts with a UTF-8 byte"),
+            std::string::npos);
+}
+
+// An unknown target or case, a need no target has, an unknown setup: each
+// failed one cell as if the series were at fault, or skipped it silently.
+TEST(MatrixTest, CellsAreCheckedAgainstTargetsAndCases) {
+  const auto configs = testing::source_dir() / "kernel-configs";
+  const auto testcases = testing::source_dir() / "testcases";
+  const auto error = [&](const std::string& text) {
+    try {
+      check_matrix(parse_matrix(text, "m.matrix"), configs, testcases);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::k_usage_or_infra);
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("cell: pmem memmap-timing\n"), "");
+  EXPECT_NE(error("cell: pmme memmap-timing\n").find("m.matrix:1: unknown target 'pmme'"),
+            std::string::npos);
+  EXPECT_NE(error("\ncell: pmem memmap-timng\n").find("m.matrix:2: unknown case 'memmap-timng'"),
+            std::string::npos);
+  EXPECT_NE(
+      error("cell: pmem memmap-timing setups=fsdax-mem,dax-typo\n").find("has no setup 'dax-typo'"),
+      std::string::npos);
+  testing::TempDir tmp;
+  std::filesystem::create_directories(tmp / "typo");
+  testing::put_file(tmp / "typo" / "case.conf", "description: t\nneeds: pmme\n");
+  testing::put_file(tmp / "typo" / "guest.sh", "#!/bin/sh\n");
+  try {
+    check_matrix(parse_matrix("cell: pmem typo\n", "m.matrix"), configs, tmp.path());
+    ADD_FAILURE() << "needs: pmme was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 'pmme', a feature no target"), std::string::npos)
+        << e.what();
+  }
+}
+
+// "--matrix full" took a ./full in the current directory.
+TEST(MatrixTest, ABareNameIsTheBundledMatrix) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "full", "cell: decoy decoy\n");
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(tmp.path());
+  const auto m = load_matrix(testing::source_dir() / "kernel-configs" / "matrices", "full");
+  std::filesystem::current_path(cwd);
+  ASSERT_FALSE(m.cells.empty());
+  EXPECT_NE(m.cells[0].target, "decoy");
+}
+
 }  // namespace
 }  // namespace kseries::run

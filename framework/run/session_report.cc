@@ -182,7 +182,9 @@ void add_results(Sink& s, const BootRecord& record) {
     result.classname = "case." + s.facts.target + "." + s.facts.test_case + "." + record.kernel;
     result.name = event.get("subject") + " #" + std::to_string(record.round);
     const std::string status = event.get("status");
-    if (status == "fail") {
+    // Only "pass" and "skip" are not failures: "FAIL", "error" or nothing
+    // is a broken guest, never a pass.
+    if (status != "pass" && status != "skip") {
       s.failed = true;
       result.status = report::CaseStatus::k_failed;
       s.out << "FAILED " << record.kernel << " " << event.get("subject") << ": "

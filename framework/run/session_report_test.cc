@@ -48,5 +48,32 @@ TEST(SessionReport, AMetricMeasuredOnOneKernelOnlyFails) {
   EXPECT_FALSE(render_session(facts, kernels, SessionResult{}, quiet).failed);
 }
 
+// A guest's "status=FAIL" or "status=error" read as a pass (only "fail"
+// failed): anything but pass and skip fails its testcase.
+TEST(SessionReport, AResultStatusOtherThanPassOrSkipFails) {
+  SessionFacts facts;
+  facts.target = "pmem";
+  facts.test_case = "demo";
+  Quiet quiet;
+  for (const std::string status : {"FAIL", "error", ""}) {
+    BootRecord record;
+    record.kernel = "v10";
+    record.powered_off = true;
+    record.events = guest::parse_protocol("KSERIES result status=" + status +
+                                          " subject=fsdax-mem reason=broken\n");
+    SessionResult result;
+    result.records = {record};
+    result.boots = 1;
+    const auto report = render_session(facts, {}, result, quiet);
+    EXPECT_TRUE(report.failed) << status;
+    bool failed_case = false;
+    for (const auto& test : report.suite.cases) {
+      failed_case |=
+          test.name.rfind("fsdax-mem", 0) == 0 && test.status == report::CaseStatus::k_failed;
+    }
+    EXPECT_TRUE(failed_case) << status;
+  }
+}
+
 }  // namespace
 }  // namespace kseries::run

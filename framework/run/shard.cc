@@ -238,7 +238,7 @@ ShardRecord read_shard_record(const fs::path& run_dir) {
   if (!fs::is_regular_file(file)) {
     throw usage_error(run_dir.string() + ": no shard.json (not a `kseries gate --shard` run)");
   }
-  const auto json = nlohmann::json::parse(read_file(file), nullptr, false);
+  const auto json = parse_json_text(read_file(file));
   if (json.is_discarded() || !json.is_object()) {
     throw usage_error(file.string() + ": not JSON");
   }

@@ -98,11 +98,22 @@ std::string path_problem(const std::string& path) {
     if (to_lower(part) == ".git") {
       return "a path inside .git";
     }
+    // NAME_MAX: it applied, then no checkout could write it.
+    if (part.size() > 255) {
+      return "a name of " + std::to_string(part.size()) + " bytes (a file system takes 255)";
+    }
+  }
+  if (path.size() > 4095) {
+    return "a path of " + std::to_string(path.size()) + " bytes (PATH_MAX is 4096)";
   }
   return "";
 }
 
 }  // namespace
+
+std::string unquote_git_path(std::string_view text, const std::string& what) {
+  return unquote_path(text, what);
+}
 
 std::vector<DiffFile> diff_files(std::string_view diff) {
   const std::string what = "diff";

@@ -19,6 +19,11 @@ struct DiffFile {
 // malformed one throws Error(k_usage).
 std::vector<DiffFile> diff_files(std::string_view diff);
 
+// A path as git writes it in a diff header, unquoted when quoted C-style
+// ("\"a/t\303\251st\""); a malformed escape throws Error(k_usage) starting
+// with `what`.
+std::string unquote_git_path(std::string_view text, const std::string& what);
+
 // Throws Error(k_usage) starting with `what` (e.g. "patch 3/8 'mm: ...'")
 // when the diff touches an absolute path, a ".." component, anything inside
 // ".git", a symlink (mode 120000) or submodule (160000), quotes a path with a

@@ -44,6 +44,17 @@ TEST(DiffSafetyTest, RefusesGitDirectoryEvenWithOtherCase) {
   EXPECT_NE(error.find("a path inside .git"), std::string::npos) << error;
 }
 
+// A 300-byte name applied, then the checkout failed and left the target's
+// source tree mid-update (every later build of it failed).
+TEST(DiffSafetyTest, RefusesNamesNoFileSystemTakes) {
+  const std::string name = "dir/" + std::string(300, 'n') + ".c";
+  const auto error = refusal("diff --git a/" + name + " b/" + name + "\nnew file mode 100644\n");
+  EXPECT_NE(error.find("a name of 302 bytes (a file system takes 255)"), std::string::npos)
+      << error;
+  const std::string ok = std::string(255, 'n');
+  EXPECT_EQ(refusal("diff --git a/" + ok + " b/" + ok + "\nnew file mode 100644\n"), "");
+}
+
 TEST(DiffSafetyTest, RefusesQuotedTraversal) {
   const auto error = refusal("diff --git \"a/\\056\\056/x\" \"b/\\056\\056/x\"\n");
   EXPECT_NE(error.find("'..' component"), std::string::npos) << error;

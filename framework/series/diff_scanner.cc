@@ -94,6 +94,10 @@ bool DiffScanner::take(std::string_view line) {
     }
     return true;
   }
+  if (m_state == State::k_between && !line.empty() &&
+      (line.front() == '+' || line.front() == '-' || line.front() == ' ')) {
+    m_overlong = true;
+  }
   if (m_state == State::k_header && line == "GIT binary patch") {
     m_state = State::k_binary;
   }

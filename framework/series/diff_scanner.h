@@ -22,6 +22,11 @@ class DiffScanner {
   // git binary patch separator" without it).
   bool ends_in_binary() const { return m_state == State::k_binary; }
 
+  // True once a hunk line ('+', '-', ' ') came after its hunk had all the
+  // lines its header counts: git am refuses that ("corrupt patch"), libgit2
+  // silently drops the extra lines.
+  bool overlong_hunk() const { return m_overlong; }
+
  private:
   enum class State { k_header, k_hunk, k_binary, k_between };
   bool start_hunk(std::string_view header);
@@ -29,6 +34,7 @@ class DiffScanner {
   State m_state = State::k_header;
   long m_old_left = 0;  // lines of the current hunk still to come
   long m_new_left = 0;
+  bool m_overlong = false;
 };
 
 }  // namespace kseries

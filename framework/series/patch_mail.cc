@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "series/diff_scanner.h"
+#include "series/git_header.h"
 #include "series/mail_text.h"
 
 namespace kseries {
@@ -85,6 +86,15 @@ namespace {
 // The mail headers: Subject:, From: and Date: must all be there and readable.
 void read_mail_headers(const MailMessage& message, const std::filesystem::path& file,
                        PatchMail& patch) {
+  // git am takes the first text part of a MIME multipart mail, decoded;
+  // read as one text its boundaries and its =3D were committed. Refused,
+  // with the reason, rather than applied differently.
+  if (starts_with(to_lower(trim(message.header("Content-Type").value_or(""))), "multipart/")) {
+    throw usage_error(where_in(file, message.first_line) +
+                      ": refuses a MIME multipart mail (Content-Type: multipart/...): kseries does "
+                      "not split MIME parts; send the patch as plain text (git format-patch, "
+                      "git send-email)");
+  }
   const auto from = message.header("From");
   const auto date = message.header("Date");
   const auto subject = message.header("Subject");
@@ -180,6 +190,12 @@ BodyParts split_body(const std::vector<std::string_view>& lines, size_t i,
           --i;  // read this line again as a trailer
           continue;
         }
+        if (scanner.overlong_hunk()) {
+          throw usage_error(file.string() + ":" + std::to_string(line_no) +
+                            ": refuses a hunk with more lines than its @@ header counts (git am: "
+                            "corrupt patch; libgit2 would drop them): '" +
+                            std::string(line.substr(0, 80)) + "'");
+        }
         parts.diff_lines.emplace_back(line);
         break;
       case Part::k_trailer:
@@ -218,6 +234,7 @@ std::string finish_diff(std::vector<std::string> diff_lines, bool ends_in_binary
   while (!diff_lines.empty() && diff_lines.back().empty()) {
     diff_lines.pop_back();
   }
+  quote_git_headers(diff_lines);
   if (ends_in_binary && !diff_lines.empty()) {
     diff_lines.emplace_back();
   }

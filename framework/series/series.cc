@@ -133,7 +133,9 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
 
   std::vector<PatchMail> mails;
   for (const auto& listed : files) {
-    for (const auto& message : split_mbox(read_file(listed.file), listed.file)) {
+    // A pipe too: `--series <(b4 am -o - ...)`; never a device (/dev/zero).
+    const std::string text = read_file(listed.file, k_max_input_bytes, InputKind::k_file_or_pipe);
+    for (const auto& message : split_mbox(text, listed.file)) {
       mails.push_back(parse_patch_mail(message, listed.file));
     }
   }

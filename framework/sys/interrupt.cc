@@ -23,7 +23,10 @@ void install_interrupt_handlers() {
   struct sigaction action {};
   action.sa_handler = note_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
+  // No SA_RESTART: a read or open blocked on a FIFO, a terminal or a slow
+  // disk returns EINTR, and the caller stops (throw_if_interrupted); with
+  // it, a FIFO with no writer held kseries past SIGTERM until SIGKILL.
+  action.sa_flags = 0;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
 }

@@ -9,7 +9,9 @@
 
 namespace kseries {
 
-// Installs the handlers (SA_RESTART: a blocked read or open carries on),
+// Installs the handlers (without SA_RESTART: a blocked read, write or open
+// fails with EINTR, so it cannot outlast the signal; sys/ retries only
+// when the signal was not ours),
 // also over an inherited SIG_IGN (a script's background job starts with
 // SIGINT ignored): kill -INT stops kseries wherever it was started. Called
 // once, by main, before any command runs.
