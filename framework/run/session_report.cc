@@ -97,6 +97,11 @@ void add_header(Sink& s, const std::vector<KernelUnderTest>& kernels, int boots)
                         {"accel_note", f.accel_note},
                         {"target", f.target},
                         {"case", f.test_case}};
+  if (!f.memory_model.empty()) {
+    s.out << "memory model: " << f.memory_model << "\n";
+    s.json["memory_model"] = f.memory_model;
+    s.suite.properties.emplace_back("memory_model", f.memory_model);
+  }
 }
 
 // One JUnit testcase per (target, case, kernel, setup) from the host oracle.

@@ -170,6 +170,9 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   facts.accel = vm.accel();
   facts.accel_note = vm.accel_note();
   facts.clock = spec.vm.clock;
+  if (!spec.memory_models.empty()) {
+    facts.memory_model = memcost::describe(spec.memory_models.front().profile);
+  }
   facts.adaptive = spec.adaptive;
   outcome.end = SessionEnd::k_booted;
   outcome.report = render_session(facts, kernels, result, status);
