@@ -88,4 +88,20 @@ expect_exit 0 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/
 expect_grep "oracle nt devdax-mem: pass: 32000000 non-temporal stores in 8 call(s)" "$TMP/out"
 expect_exit 1 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/demo/bug"
 expect_grep "non-temporal stores not drained: an ordinary store at memmap_init_compound+0x56 to a line of the non-temporal store at memmap_init_zone_device+0x123 before any fence (24 time(s)), first at the struct page of pfn 0x240200 (+0x0)" "$TMP/out"
+
+# The gate's HTML page and KCIDB name the clock and the profile too.
+mkdir -p "$TMP/configs/matrices"
+printf 'cell: toy demo setups=devdax-mem\n' >"$TMP/configs/matrices/mem.matrix"
+expect_exit 0 "$KSERIES" gate --workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" \
+  --tree "$repo" --base "$base" --accel tcg --matrix mem --series "$TMP/series/demo/nt" --clock memory \
+  --html "$TMP/g.html" --kcidb "$TMP/g.json"
+grep -q "clock memory; memory model icelake-sp scaled 1/" "$TMP/g.html" || fail "no memory model in the HTML page"
+python3 - "$TMP/g.json" <<'PY' || fail "no clock or memory model in the KCIDB tests"
+import json, sys
+tests = json.load(open(sys.argv[1]))["tests"]
+timed = [t for t in tests if "memory_model" in t.get("misc", {})]
+assert timed, "no test names a memory model"
+assert all(t["misc"]["clock"] == "memory" for t in timed), timed
+assert all(t["misc"]["memory_model"].startswith("icelake-sp scaled 1/") for t in timed), timed
+PY
 echo "memory clock and nt-ordering: as expected"

@@ -23,6 +23,14 @@
  *   order=on|off       the ordering tracker (default on)
  *   nt=on|off          off: non-temporal stores modelled as ordinary stores
  *                      (a control: what the series would cost without them)
+ *   instrument=windows|always  windows (the default): outside a window only
+ *                      the direct calls of the function are instrumented;
+ *                      the call that opens a window resets the plugin
+ *                      (qemu_plugin_reset(): the translations are flushed)
+ *                      so that everything is instrumented until the window
+ *                      ends, and the end resets it back. always: everything
+ *                      instrumented for the whole run (the records are the
+ *                      same; ci/bench-clock measures the difference in cost)
  * Output lines (key=value words): "window seq=N vcpu=V model=NAME ...",
  * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...". */
 #include <glib.h>
@@ -88,6 +96,12 @@ static FILE* out;
 static int order_on = 1;
 static int nt_on = 1; /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
 static uint64_t windows_seen;
+static qemu_plugin_id_t plugin_id;
+static int instrument_always; /* instrument=always */
+static int installed_full;    /* the translations instrument everything */
+static uint64_t resets;
+
+static void install(void);
 
 static vcpu_state* state(unsigned int vcpu) { return vcpu < MAX_VCPUS ? &vcpus[vcpu] : NULL; }
 
@@ -108,6 +122,17 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
   win.insns = 1; /* the call itself */
   win.irq_insns = win.irqs = win.switches = 0;
   memset(win.irq_sum, 0, sizeof win.irq_sum);
+  if (!installed_full) {
+    /* Outside the windows no vCPU's stack or interrupt nesting was
+     * followed: what the others run is unknown until their next push or
+     * pop, and none is costed until then. */
+    for (unsigned i = 0; i < MAX_VCPUS; i++) {
+      if (i != vcpu) {
+        vcpus[i].stack = 0;
+      }
+      vcpus[i].irq_depth = 0;
+    }
+  }
   for (int m = 0; m < n_models; m++) {
     mc_invalidate(&models[m]); /* cold: the windows are independent of each other */
   }
@@ -121,6 +146,7 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
       mc_order_reset_hazards(&win.order);
     }
   }
+  install();
 }
 
 static const char* hazard_name(mc_hazard_kind kind) {
@@ -168,6 +194,7 @@ static void window_end(uint64_t pc) {
   }
   fflush(out);
   win.open = 0;
+  install();
 }
 
 /* ---- execution callbacks ---- */
@@ -347,6 +374,21 @@ static insn_info* info_for(struct qemu_plugin_insn* insn) {
   return info;
 }
 
+/* Outside a window: only the direct calls of the function, whose push of
+ * the return address opens one. */
+static void tb_trans_calls(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
+  (void)id;
+  size_t n = qemu_plugin_tb_n_insns(tb);
+  for (size_t i = 0; i < n; i++) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    insn_info* info = info_for(insn);
+    if (info->kind == MC_INSN_CALL_REL) {
+      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W,
+                                       info);
+    }
+  }
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   (void)id;
   size_t n = qemu_plugin_tb_n_insns(tb);
@@ -383,6 +425,35 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     }
     qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                      info);
+  }
+}
+
+/* ---- what is instrumented ---- */
+
+static void at_exit(qemu_plugin_id_t id, void* udata);
+
+static void register_callbacks(void) {
+  installed_full = instrument_always || win.open;
+  qemu_plugin_register_vcpu_tb_trans_cb(plugin_id, installed_full ? tb_trans : tb_trans_calls);
+  qemu_plugin_register_atexit_cb(plugin_id, at_exit, NULL);
+}
+
+/* Called by QEMU once the reset is done: every callback is unregistered and
+ * the translations are flushed; the new ones follow the window's state at
+ * this moment (a window that opened or closed while the reset was pending
+ * is seen here). */
+static void on_reset(qemu_plugin_id_t id) {
+  (void)id;
+  resets++;
+  register_callbacks();
+}
+
+/* After a window opens or closes: translate anew if what must be
+ * instrumented changed. QEMU ignores a reset asked while one is pending;
+ * on_reset() reads the state when it runs, so none is lost. */
+static void install(void) {
+  if (!instrument_always && installed_full != win.open) {
+    qemu_plugin_reset(plugin_id, on_reset);
   }
 }
 
@@ -430,7 +501,7 @@ static void at_exit(qemu_plugin_id_t id, void* udata) {
   (void)id;
   (void)udata;
   if (out) {
-    fprintf(out, "end windows=%" PRIu64 "\n", windows_seen);
+    fprintf(out, "end windows=%" PRIu64 " resets=%" PRIu64 "\n", windows_seen, resets);
     fclose(out);
     out = NULL;
   }
@@ -479,6 +550,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       }
     } else if (g_str_has_prefix(a, "nt=")) {
       nt_on = strcmp(a + 3, "off") != 0;
+    } else if (g_str_has_prefix(a, "instrument=")) {
+      if (strcmp(a + 11, "always") != 0 && strcmp(a + 11, "windows") != 0) {
+        return fail("instrument= must be windows or always", a + 11);
+      }
+      instrument_always = strcmp(a + 11, "always") == 0;
     } else if (g_str_has_prefix(a, "order=")) {
       order_on = strcmp(a + 6, "off") != 0;
     } else {
@@ -492,10 +568,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   if (!out) {
     return fail("cannot write", out_path);
   }
-  fprintf(out, "memcost version=1 entry=0x%" PRIx64 " models=%d irq_entries=%u order=%s\n",
-          entry_addr, n_models, g_hash_table_size(irq_entries), order_on ? "on" : "off");
+  fprintf(out,
+          "memcost version=1 entry=0x%" PRIx64 " models=%d irq_entries=%u order=%s instrument=%s\n",
+          entry_addr, n_models, g_hash_table_size(irq_entries), order_on ? "on" : "off",
+          instrument_always ? "always" : "windows");
   fflush(out);
-  qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
-  qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+  plugin_id = id;
+  register_callbacks();
   return 0;
 }

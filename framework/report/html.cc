@@ -310,6 +310,9 @@ class Page {
              escape(cell.cell) + ": boots" + (s.contains("oracle") ? ", oracle verdicts" : "") +
              (s.contains("comparison") ? ", timing table" : "") + " <span class=\"muted\">(" +
              escape(s.value("accel_note", "")) + "; clock " + escape(s.value("clock", "")) +
+             (s.contains("memory_model") && s["memory_model"].is_string()
+                  ? "; memory model " + escape(s["memory_model"].get<std::string>())
+                  : std::string()) +
              ")</span></summary>\n";
     m_out +=
         "<table>\n<tr><th>kernel</th><th>boot</th><th>seconds</th><th>QEMU</th>"

@@ -330,11 +330,18 @@ class KcidbWriter {
       whole["log_excerpt"] = excerpt(cell.detail);
     }
     whole["misc"] = {{"cell", clean(cell.cell)}, {"expected_failure", expected_failure(cell)}};
-    m_tests.push_back(whole);
     if (cell.session.is_null()) {
+      m_tests.push_back(whole);
       return;
     }
     const json& session = cell.session;
+    // The clock the timing was taken with, and the memory clock's machine profile.
+    for (const char* key : {"clock", "memory_model"}) {
+      if (session.contains(key) && session[key].is_string()) {
+        whole["misc"][key] = clean(session[key].get<std::string>());
+      }
+    }
+    m_tests.push_back(whole);
     const std::string kernel = cell.subject_kernel();
     for (const auto& boot : session.value("boots", json::array())) {
       if (boot.value("kernel", "") != kernel) {
