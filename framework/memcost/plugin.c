@@ -23,14 +23,18 @@
  *   order=on|off       the ordering tracker (default on)
  *   nt=on|off          off: non-temporal stores modelled as ordinary stores
  *                      (a control: what the series would cost without them)
- *   instrument=windows|always  windows (the default): outside a window only
- *                      the direct calls of the function are instrumented;
- *                      the call that opens a window resets the plugin
- *                      (qemu_plugin_reset(): the translations are flushed)
- *                      so that everything is instrumented until the window
- *                      ends, and the end resets it back. always: everything
- *                      instrumented for the whole run (the records are the
- *                      same; ci/bench-clock measures the difference in cost)
+ *   instrument=always|windows  always (the default): everything instrumented
+ *                      for the whole run. windows (an experiment, not safe
+ *                      on QEMU 7.2): outside a window only the direct calls
+ *                      of the function are instrumented; the call that opens
+ *                      a window resets the plugin (qemu_plugin_reset(): the
+ *                      translations are flushed) so that everything is
+ *                      instrumented until the window ends, and the end
+ *                      resets it back; instructions whose helpers can end
+ *                      their block get no memory callback then
+ *                      (mc_x86_no_mem_callback()). QEMU 7.2 leaves a stale
+ *                      memory-callback pointer behind such flushes and
+ *                      aborts in some boots (docs/memory-clock.md)
  * Output lines (key=value words): "window seq=N vcpu=V model=NAME ...",
  * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...". */
 #include <glib.h>
@@ -55,6 +59,7 @@ typedef struct insn_info {
   uint64_t next;  /* pc + length: the return address of a call */
   uint8_t kind;   /* mc_insn_kind */
   uint8_t stack;  /* MC_STACK_STORE / MC_STACK_LOAD / 0 */
+  uint8_t no_mem; /* mc_x86_no_mem_callback(): no memory callback */
 } insn_info;
 
 /* Per vCPU: which stack (task) it runs, and its interrupt nesting. */
@@ -97,7 +102,7 @@ static int order_on = 1;
 static int nt_on = 1; /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
 static uint64_t windows_seen;
 static qemu_plugin_id_t plugin_id;
-static int instrument_always; /* instrument=always */
+static int instrument_always = 1; /* instrument=always (the default) */
 static int installed_full;    /* the translations instrument everything */
 static uint64_t resets;
 
@@ -362,6 +367,8 @@ static insn_info* info_for(struct qemu_plugin_insn* insn) {
   uint64_t target = 0;
   info->kind = (uint8_t)mc_classify_x86(qemu_plugin_insn_data(insn), len, pc, &target);
   info->stack = (uint8_t)mc_x86_is_stack_op(qemu_plugin_insn_data(insn), len);
+  info->no_mem = !instrument_always &&
+                 mc_x86_no_mem_callback(qemu_plugin_insn_data(insn), len);
   if (info->kind == MC_INSN_CALL_REL) {
     /* A call of the function (or of its call-depth thunk just before it). */
     if (target <= entry_addr && target + 32 >= entry_addr) {
@@ -423,8 +430,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
       default:
         break;
     }
-    qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                     info);
+    if (!info->no_mem) {
+      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                       info);
+    }
   }
 }
 

@@ -36,6 +36,24 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
 #define MC_STACK_LOAD 2
 int mc_x86_is_stack_op(const uint8_t* bytes, size_t len);
 
+/* Whether the instruction must get no memory callback: QEMU 7.2 runs it in
+ * a helper that can end its translation block or leave the CPU loop (hlt,
+ * pause, mwait, int*, ud*, popf, iret, lret, cli/sti, mov to a segment,
+ * control or debug register, far jumps and calls, in/out, ins/outs,
+ * rdmsr/wrmsr, rdtsc(p), rdpmc, cpuid, rdrand/rdseed, syscall/sysret/
+ * sysenter/sysexit, the 0F 00 and 0F 01 system groups, the 0F AE group:
+ * fxsave/xsave/xrstor, ldmxcsr, clflush, the fences). For such an
+ * instruction with memory callbacks QEMU points the vCPU at them while its
+ * helper runs and clears the pointer in code that the end of the block
+ * makes dead: the pointer stays set, so the next interrupt's delivery is
+ * reported as the instruction's accesses (the IDT reads of
+ * docs/memory-clock.md), and after a translation flush (a plugin reset)
+ * it points at freed memory and QEMU aborts ("qemu_plugin_vcpu_mem_cb:
+ * code should not be reached"). Their own accesses are few (a popf's or
+ * iret's pops, an xsave area) and none is in the measured copy loops.
+ * The fences, flushes and irets keep their execution callbacks. */
+int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
