@@ -139,7 +139,7 @@ static void wc_evict_line(mc_model* model, uint64_t line) {
 static void access_line(mc_model* model, uint64_t line, int is_store) {
   wc_evict_line(model, line);
   int hit = -1;
-  long slot = -1;
+  long slot = -1, l1_slot = -1;
   for (int k = 0; k < model->levels; k++) {
     slot = find(&model->level[k], line);
     if (slot >= 0) {
@@ -154,23 +154,53 @@ static void access_line(mc_model* model, uint64_t line, int is_store) {
   } else {
     model->count.hits[hit]++;
     model->level[hit].stamp[slot] = ++model->clock;
+    if (hit == 0) {
+      l1_slot = slot;
+    }
   }
   /* Fill the levels above the hit, the LLC first (inclusion). */
   for (int k = hit - 1; k >= 0; k--) {
     slot = fill(model, k, line);
   }
-  if (is_store) {
-    if (hit == 0) {
-      slot = find(&model->level[0], line);
-    }
-    model->level[0].dirty[slot] = 1;
+  if (hit > 0) {
+    l1_slot = slot; /* the last fill was the L1D's */
   }
+  if (is_store) {
+    model->level[0].dirty[l1_slot] = 1;
+  }
+  model->mru_line[model->mru_next] = line + 1;
+  model->mru_slot[model->mru_next] = (uint32_t)l1_slot;
+  model->mru_next = (model->mru_next + 1) % 4;
+}
+
+/* An access to a line of the MRU still in its L1D slot: the hit the full
+ * lookup would find, counted alike. */
+static int access_recent(mc_model* model, uint64_t line, int is_store) {
+  for (int i = 0; i < 4; i++) {
+    if (model->mru_line[i] == line + 1) {
+      mc_level* l1 = &model->level[0];
+      uint32_t slot = model->mru_slot[i];
+      if (l1->tag[slot] != line + 1) {
+        model->mru_line[i] = 0;
+        return 0;
+      }
+      model->count.hits[0]++;
+      l1->stamp[slot] = ++model->clock;
+      if (is_store) {
+        l1->dirty[slot] = 1;
+      }
+      return 1;
+    }
+  }
+  return 0;
 }
 
 static void for_each_line(mc_model* model, uint64_t addr, unsigned size, int is_store) {
   uint64_t first = line_of(addr), last = line_of(addr + (size ? size - 1 : 0));
   for (uint64_t line = first; line <= last; line++) {
-    access_line(model, line, is_store);
+    if (!access_recent(model, line, is_store)) {
+      access_line(model, line, is_store);
+    }
   }
 }
 

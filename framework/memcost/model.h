@@ -61,6 +61,14 @@ typedef struct mc_model {
   mc_wc wc[MC_MAX_WC];
   uint64_t clock;
   mc_counters count;
+  /* The L1D slots of the lines accessed last (line + 1; 0 = none): an
+   * access to one of them whose slot still holds it is an L1D hit, counted
+   * as the full lookup would count it (a line in the L1D is never in a
+   * write-combining buffer: a non-temporal store drops it from the caches,
+   * an ordinary access writes the buffer out before filling it). */
+  uint64_t mru_line[4];
+  uint32_t mru_slot[4];
+  uint32_t mru_next;
 } mc_model;
 
 /* 0 on success; -1 if a level has no set or more than 64 ways. */
