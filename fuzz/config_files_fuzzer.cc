@@ -6,9 +6,9 @@
 #include "cases/case_def.h"
 #include "core/config_lines.h"
 #include "fuzz_input.h"
+#include "gate/expectations.h"
+#include "gate/matrix.h"
 #include "kernel/kconfig.h"
-#include "run/expectations.h"
-#include "run/matrix.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using kseries::fuzz::refusal_is_fine;

@@ -1,21 +1,22 @@
-// kseries bisect: a thin driver over run/bisect_runner.h (the algorithm is
-// run/bisect.h). Finds the first patch of a series at which a check fails
+// kseries bisect: a thin driver over bisect/bisect_runner.h (the algorithm is
+// bisect/bisect.h). Finds the first patch of a series at which a check fails
 // (apply, build, boot, the case with its oracle, or a timing regression
 // against the last good prefix or a good revision) by testing series prefixes, each step decided
 // from repeated runs; names the culprit on one greppable line.
 #include <iostream>
 #include <thread>
 
+#include "bisect/bisect_report.h"
+#include "bisect/bisect_runner.h"
 #include "cases/case_def.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/series_input.h"
 #include "core/error.h"
 #include "core/utf8.h"
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
-#include "run/bisect_report.h"
-#include "run/bisect_runner.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
@@ -55,19 +56,6 @@ constexpr const char* k_synopsis =
     "\n"
     "Exit status (as git bisect run): 0 a culprit was named; 1 no culprit: the tip passes\n"
     "(nothing to bisect) or the bisection is inconclusive; 2 usage or infrastructure error.";
-
-qemu::Accel accel_of(const std::string& text) {
-  if (text == "kvm") {
-    return qemu::Accel::k_kvm;
-  }
-  if (text == "tcg") {
-    return qemu::Accel::k_tcg;
-  }
-  if (text == "auto") {
-    return qemu::Accel::k_auto;
-  }
-  throw usage_error("--accel must be auto, kvm or tcg, not '" + text + "'");
-}
 
 // The check: --check, else timing with --metric, else the case.
 run::BisectCheck check_of(const po::variables_map& vm) {
@@ -171,13 +159,9 @@ void boot_inputs(const po::variables_map& vm, run::BisectRequest& request) {
   }
   request.case_options.rebinds = vm["rebinds"].as<int>();
   request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
-  request.accel = accel_of(vm["accel"].as<std::string>());
-  request.clock = vm["clock"].as<std::string>();
-  qemu::check_clock_name(request.clock);
-  request.pmem = vm["pmem"].as<std::string>();
-  if (request.pmem != "legacy" && request.pmem != "nvdimm") {
-    throw usage_error("--pmem must be legacy or nvdimm, not '" + request.pmem + "'");
-  }
+  request.accel = parse_accel(vm["accel"].as<std::string>());
+  request.clock = checked_clock(vm["clock"].as<std::string>());
+  request.pmem = checked_pmem(vm["pmem"].as<std::string>());
   request.pmem_size = vm["size"].as<std::string>();
   if (vm.count("timeout")) {
     request.timeout = std::chrono::seconds(vm["timeout"].as<int>());

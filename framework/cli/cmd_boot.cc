@@ -7,6 +7,7 @@
 
 #include "cases/case_def.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/run_reports.h"
 #include "cli/series_input.h"
 #include "core/error.h"
@@ -16,9 +17,10 @@
 #include "qemu/vm.h"
 #include "report/junit.h"
 #include "report/output.h"
-#include "run/case_plan.h"
-#include "run/session_runner.h"
 #include "series/series_chain.h"
+#include "session/case_plan.h"
+#include "session/kernel_plan.h"
+#include "session/session_runner.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
@@ -54,47 +56,46 @@ std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::varia
   const Base base = resolve_base_for(context, vm, candidate ? candidate->base : std::nullopt);
   const bool series = vm.count("series") > 0;
   const bool compare = vm.count("compare-base") > 0;
+  const bool against = vm.count("against") > 0;
+  if (against && (!series || !compare || oracle)) {
+    throw usage_error("--against needs --series and --compare-base, and a timing case");
+  }
+  // Who boots beside whom is session/kernel_plan.h's; here only which commits.
+  const run::Pairing pairing{.oracle = oracle,
+                             .series = series,
+                             .judge_timing = compare,
+                             .baseline_asked = compare,
+                             .against = against};
   std::vector<run::KernelUnderTest> kernels;
   auto add_series = [&](run::KernelRole role, const fs::path& dir,
                         std::optional<std::size_t> upto) {
     const auto chain = load_series_chain(dir);
     const auto applied = apply_series_or_fail(context, base, chain, upto);
-    kernels.push_back({role, chain.back()->name, *applied.tip, {}, {}, 0, {}});
+    kernels.push_back({.role = role, .name = chain.back()->name, .commit = *applied.tip});
   };
-  if (vm.count("against")) {
-    if (!series || !compare || oracle) {
-      throw usage_error("--against needs --series and --compare-base, and a timing case");
+  for (const run::KernelRole role : run::session_roles(pairing)) {
+    switch (role) {
+      case run::KernelRole::k_reference:
+        add_series(role, resolve_series_input(context, vm, vm["against"].as<std::string>()).path,
+                   std::nullopt);
+        break;
+      case run::KernelRole::k_base:
+        kernels.push_back({.role = role, .name = "base", .commit = base.commit});
+        break;
+      case run::KernelRole::k_control:
+        kernels.push_back({.role = role, .name = "base-again", .commit = base.commit});
+        break;
+      case run::KernelRole::k_candidate: {
+        std::optional<std::size_t> upto;
+        if (vm.count("upto")) {
+          upto = vm["upto"].as<std::size_t>();
+        }
+        add_series(role, candidate->path, upto);
+        break;
+      }
     }
-    add_series(run::KernelRole::k_reference,
-               resolve_series_input(context, vm, vm["against"].as<std::string>()).path,
-               std::nullopt);
-  } else if (!series || compare || (oracle && oracle->needs_baseline())) {
-    kernels.push_back({run::KernelRole::k_base, "base", base.commit, {}, {}, 0, {}});
-  }
-  if (compare && !series) {
-    kernels.push_back({run::KernelRole::k_control, "base-again", base.commit, {}, {}, 0, {}});
-  }
-  if (series) {
-    std::optional<std::size_t> upto;
-    if (vm.count("upto")) {
-      upto = vm["upto"].as<std::size_t>();
-    }
-    add_series(run::KernelRole::k_candidate, candidate->path, upto);
   }
   return kernels;
-}
-
-qemu::Accel accel_of(const std::string& text) {
-  if (text == "kvm") {
-    return qemu::Accel::k_kvm;
-  }
-  if (text == "tcg") {
-    return qemu::Accel::k_tcg;
-  }
-  if (text == "auto") {
-    return qemu::Accel::k_auto;
-  }
-  throw usage_error("--accel must be auto, kvm or tcg, not '" + text + "'");
 }
 
 // The session(s) of one `kseries boot`, and their reports written. With
@@ -201,16 +202,13 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
 
   // Inputs: the target, the case, the kernels by role.
-  const std::string pmem = vm["pmem"].as<std::string>();
-  if (pmem != "legacy" && pmem != "nvdimm") {
-    throw usage_error("--pmem must be legacy or nvdimm, not '" + pmem + "'");
-  }
+  const std::string pmem = checked_pmem(vm["pmem"].as<std::string>());
   if (vm["boots"].as<int>() < 1) {
     throw usage_error("--boots must be at least 1");
   }
   run::SessionRequest request;
-  request.accel = accel_of(vm["accel"].as<std::string>());
-  request.clock = vm["clock"].as<std::string>();
+  request.accel = parse_accel(vm["accel"].as<std::string>());
+  request.clock = checked_clock(vm["clock"].as<std::string>(), ClockBoth::k_allowed);
   request.memory = memory_clock_settings(vm, request.clock);
   request.testcases = testcases_dir(vm);
   request.target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());

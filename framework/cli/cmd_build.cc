@@ -268,7 +268,6 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
   const auto module_dirs = test_module_dirs(testcases_dir(vm));
-  builder.set_configure_only(vm.count("configure-only") > 0);
   const auto base_kernel = builder.find(target, base.commit);
   std::ostringstream summary;
   report::TestSuite suite;
@@ -286,9 +285,13 @@ int run_build(Context& context, const std::vector<std::string>& args) {
     const fs::path log = run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
     // Test modules are for kernels that boot: the last step's (the tip), not
     // every intermediate step of a --per-patch run.
-    builder.set_test_modules(s + 1 == steps.size() ? module_dirs : std::vector<fs::path>{});
     const auto result = builder.build(
-        target, step.commit, log, [&](const std::string& text) { progress(tag + ": " + text); });
+        {.target = &target,
+         .commit = step.commit,
+         .log = log,
+         .test_modules = s + 1 == steps.size() ? module_dirs : std::vector<fs::path>{},
+         .configure_only = vm.count("configure-only") > 0,
+         .progress = [&](const std::string& text) { progress(tag + ": " + text); }});
 
     auto test = describe_step(step, result, target.name, base_kernel, top, log, summary);
     if (test.status == report::CaseStatus::k_failed) {

@@ -1,4 +1,4 @@
-// kseries gate: a thin driver over run/gate.h. Each series revision through
+// kseries gate: a thin driver over gate/gate.h. Each series revision through
 // apply, checkpatch, per-patch builds and the matrix's cells; known-bad
 // revisions judged by their expectations; one verdict, exit 0 when every
 // good revision passes and every expectation holds.
@@ -6,86 +6,21 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/run_reports.h"
 #include "cli/series_input.h"
 #include "core/error.h"
 #include "core/utf8.h"
+#include "gate/expectations.h"
+#include "gate/gate.h"
+#include "report/gate_junit.h"
 #include "report/junit.h"
 #include "report/output.h"
-#include "run/expectations.h"
-#include "run/gate.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// One JUnit suite per series, one testcase per cell; an expected failure
-// that held is a pass carrying the failure text.
-std::vector<report::TestSuite> junit_suites(const run::GateResult& result) {
-  std::vector<report::TestSuite> suites;
-  for (const auto& verdict : result.verdicts) {
-    report::TestSuite suite;
-    suite.name = "kseries gate " + verdict.series;
-    suite.timestamp = report::utc_timestamp();
-    suite.properties = {{"verdict", verdict.ok ? "pass" : "fail"},
-                        {"known_bad", verdict.known_bad ? "yes" : "no"}};
-    if (!verdict.identity.empty()) {
-      suite.properties.emplace_back("identity", verdict.identity);
-    }
-    for (const auto& warning : verdict.warnings) {
-      suite.properties.emplace_back("warning", warning);
-    }
-    for (const auto& cell : result.cells) {
-      if (cell.series != verdict.series) {
-        continue;
-      }
-      report::TestCase test;
-      test.classname = "gate." + verdict.series;
-      test.name = cell.cell;
-      test.seconds = cell.seconds;
-      test.message = cell.summary;
-      test.detail = cell.detail.substr(0, 8000);
-      const bool expected =
-          std::any_of(verdict.lines.begin(), verdict.lines.end(), [&](const std::string& line) {
-            return line.rfind("expected failure holds: " + cell.cell, 0) == 0;
-          });
-      if (cell.status == run::CellStatus::k_skip) {
-        test.status = report::CaseStatus::k_skipped;
-      } else if (cell.status == run::CellStatus::k_error) {
-        test.status = report::CaseStatus::k_error;  // it could not be judged
-      } else if (cell.status == run::CellStatus::k_fail && !expected) {
-        test.status = report::CaseStatus::k_failed;
-      }
-      if (expected) {
-        test.properties = {{"expected_failure", "yes"}};
-      }
-      for (const auto& [name, value] : cell.properties) {
-        test.properties.emplace_back(name, value);
-      }
-      suite.cases.push_back(std::move(test));
-    }
-    suites.push_back(std::move(suite));
-  }
-  // An interrupt between cells (checkpatch, per-patch builds) leaves no cell
-  // in error for it: the last suite says where the gate stopped.
-  if (result.interrupted && !suites.empty() &&
-      std::none_of(result.cells.begin(), result.cells.end(), [&](const run::CellResult& c) {
-        return c.status == run::CellStatus::k_error && c.summary == result.interruption;
-      })) {
-    report::TestCase test;
-    test.classname = "gate." + result.verdicts.back().series;
-    test.name = "interrupted";
-    test.status = report::CaseStatus::k_error;
-    test.message = result.interruption;
-    suites.back().cases.push_back(std::move(test));
-  }
-  return suites;
-}
-
-}  // namespace
 
 int run_gate(Context& context, const std::vector<std::string>& args) {
   po::options_description options("kseries gate options");
@@ -141,13 +76,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     run::load_expectations(series);  // a malformed or empty expect file: exit 2 now, not later
   }
   const std::string accel = vm["accel"].as<std::string>();
-  if (accel != "auto" && accel != "kvm" && accel != "tcg") {
-    throw usage_error("--accel must be auto, kvm or tcg, not '" + accel + "'");
-  }
-  request.accel = accel == "kvm"   ? qemu::Accel::k_kvm
-                  : accel == "tcg" ? qemu::Accel::k_tcg
-                                   : qemu::Accel::k_auto;
-  request.clock = vm["clock"].as<std::string>();
+  request.accel = parse_accel(accel);
+  request.clock = checked_clock(vm["clock"].as<std::string>());
   request.memory = memory_clock_settings(vm, request.clock);
   request.reproduce.accel = accel;
   request.reproduce.clock = request.clock;
@@ -191,7 +121,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "run directory " + request.run_dir.string() + "\n";
   text_report_stream(vm) << printable_text(text);
   write_new_file(request.run_dir / "gate.txt", printable_text(text));
-  const auto suites = junit_suites(result);
+  const auto suites = gate_junit_suites(result);
   report::write_junit(request.run_dir / "junit.xml", suites);
   if (vm.count("junit")) {
     report::write_junit(vm["junit"].as<std::string>(), suites);
@@ -207,7 +137,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
 }
 
 std::vector<report::TestSuite> gate_junit_suites(const run::GateResult& result) {
-  return junit_suites(result);
+  return report::gate_junit_suites(result.verdicts, result.cells, result.interrupted,
+                                   result.interruption);
 }
 
 }  // namespace kseries::cli

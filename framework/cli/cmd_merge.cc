@@ -1,4 +1,4 @@
-// kseries merge: a thin driver over run/merge.h. The run directories of
+// kseries merge: a thin driver over gate/merge.h. The run directories of
 // every shard of a `kseries gate --shard I/N` in, one gate report out (text,
 // gate.json, JUnit, report.html, kcidb.json) in a new run directory, with
 // the single-machine verdict.
@@ -8,9 +8,9 @@
 #include "cli/run_reports.h"
 #include "core/error.h"
 #include "core/utf8.h"
+#include "gate/merge.h"
 #include "report/junit.h"
 #include "report/output.h"
-#include "run/merge.h"
 #include "sys/files.h"
 
 namespace kseries::cli {

@@ -1,4 +1,4 @@
-// kseries plan: a thin driver over run/shard.h. Prints the gate's cells as
+// kseries plan: a thin driver over gate/shard.h. Prints the gate's cells as
 // independent jobs (JSON), each job assigned to one of N shards, so CI can
 // start one `kseries gate --shard I/N` per shard and `kseries merge` them.
 #include <algorithm>
@@ -7,9 +7,9 @@
 #include "cli/series_input.h"
 #include "core/error.h"
 #include "core/json_text.h"
+#include "gate/matrix.h"
+#include "gate/shard.h"
 #include "report/output.h"
-#include "run/matrix.h"
-#include "run/shard.h"
 
 namespace kseries::cli {
 

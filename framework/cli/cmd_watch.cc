@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/series_input.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -90,13 +91,8 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
   }
   request.from = vm["from"].as<std::string>();
   const std::string accel = vm["accel"].as<std::string>();
-  if (accel != "auto" && accel != "kvm" && accel != "tcg") {
-    throw usage_error("--accel must be auto, kvm or tcg, not '" + accel + "'");
-  }
-  request.accel = accel == "kvm"   ? qemu::Accel::k_kvm
-                  : accel == "tcg" ? qemu::Accel::k_tcg
-                                   : qemu::Accel::k_auto;
-  request.clock = vm["clock"].as<std::string>();
+  request.accel = parse_accel(accel);
+  request.clock = checked_clock(vm["clock"].as<std::string>());
   request.reproduce.accel = accel;
   request.reproduce.clock = request.clock;
   for (const char* option : {"configs", "testcases"}) {

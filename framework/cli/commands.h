@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "cli/context.h"
+#include "gate/gate.h"
 #include "report/junit.h"
-#include "run/gate.h"
-#include "run/session_runner.h"
+#include "session/session_runner.h"
 
 namespace kseries::cli {
 

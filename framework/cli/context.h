@@ -15,8 +15,8 @@
 #include "git/apply.h"
 #include "git/libgit2.h"
 #include "git/store.h"
-#include "run/session.h"
 #include "series/series.h"
+#include "session/session.h"
 #include "sys/process.h"
 #include "sys/workdir.h"
 

@@ -4,7 +4,7 @@
 #include "core/text.h"
 #include "memcost/profile.h"
 #include "qemu/vm.h"
-#include "run/case_plan.h"
+#include "session/case_plan.h"
 
 namespace kseries::cli {
 

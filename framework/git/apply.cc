@@ -170,6 +170,41 @@ SignaturePtr make_signature(const Person& person, const MailTime& time) {
   return SignaturePtr(raw);
 }
 
+// A series whose base-commit trailer names another commit than the base
+// it is applied onto: a warning each, not a failure.
+std::vector<std::string> base_commit_warnings(const Store& store, const ApplyRequest& request) {
+  std::vector<std::string> warnings;
+  for (const Series* series : request.chain) {
+    if (series->base_commit && *series->base_commit != to_hex(request.base)) {
+      git_oid claimed{};
+      const bool known = git_oid_fromstrn(&claimed, series->base_commit->data(),
+                                          series->base_commit->size()) == 0 &&
+                         store.has_object(claimed);
+      warnings.push_back(
+          "base-commit mismatch: " + series->name + " says base-commit " + *series->base_commit +
+          (known ? " (known here)" : " (not in this repository)") + ", applying onto " +
+          to_hex(request.base) + " (" + request.base_label + ")");
+    }
+  }
+  return warnings;
+}
+
+// Every diff as libgit2 reads it, before anything is written: the text
+// checks at intake can be outflanked by spellings only libgit2 accepts.
+void check_every_diff(const ApplyRequest& request) {
+  for (size_t s = 0; s < request.chain.size(); ++s) {
+    const Series& series = *request.chain[s];
+    for (size_t i = 0; i < series.patches.size(); ++i) {
+      const std::string& text = series.patches[i].diff;
+      git_diff* raw_diff = nullptr;
+      if (git_diff_from_buffer(&raw_diff, text.data(), text.size()) == 0) {
+        DiffPtr diff(raw_diff);
+        check_parsed_diff(diff.get(), series.label(i));
+      }  // else: reported as that patch's failure in apply_chain
+    }
+  }
+}
+
 }  // namespace
 
 ApplyResult apply_chain(Store& store, const ApplyRequest& request,
@@ -179,32 +214,8 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
   if (request.chain.empty()) {
     throw infra_error("internal: nothing to apply");
   }
-  for (const Series* series : request.chain) {
-    if (series->base_commit && *series->base_commit != to_hex(request.base)) {
-      git_oid claimed{};
-      const bool known = git_oid_fromstrn(&claimed, series->base_commit->data(),
-                                          series->base_commit->size()) == 0 &&
-                         store.has_object(claimed);
-      result.warnings.push_back(
-          "base-commit mismatch: " + series->name + " says base-commit " + *series->base_commit +
-          (known ? " (known here)" : " (not in this repository)") + ", applying onto " +
-          to_hex(request.base) + " (" + request.base_label + ")");
-    }
-  }
-
-  // Every diff as libgit2 reads it, before anything is written: the text
-  // checks at intake can be outflanked by spellings only libgit2 accepts.
-  for (size_t s = 0; s < request.chain.size(); ++s) {
-    const Series& series = *request.chain[s];
-    for (size_t i = 0; i < series.patches.size(); ++i) {
-      const std::string& text = series.patches[i].diff;
-      git_diff* raw_diff = nullptr;
-      if (git_diff_from_buffer(&raw_diff, text.data(), text.size()) == 0) {
-        DiffPtr diff(raw_diff);
-        check_parsed_diff(diff.get(), series.label(i));
-      }  // else: reported as that patch's failure below
-    }
-  }
+  result.warnings = base_commit_warnings(store, request);
+  check_every_diff(request);
 
   git_oid parent = request.base;
   bool failed = false;

@@ -133,7 +133,8 @@ std::vector<std::string> KernelBuilder::update_warning_state(const Target& targe
   return keys;
 }
 
-std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
+std::optional<KernelBuild> KernelBuilder::load(const std::string& key,
+                                               const std::vector<fs::path>& modules) const {
   const fs::path dir = m_root / "kernels" / key;
   if (!fs::exists(dir / "build.json")) {
     return std::nullopt;
@@ -153,7 +154,7 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
   kernel.arch = json.value("arch", "x86_64");
   kernel.seconds = json.value("seconds", 0.0);
   kernel.warnings = json.value("warnings", std::vector<std::string>{});
-  for (const auto& source : m_modules) {
+  for (const auto& source : modules) {
     const fs::path out = module_dir(dir, source);
     const std::string name = source.filename().string();
     if (fs::exists(out.string() + ".error")) {
@@ -169,21 +170,18 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key) const {
   return kernel;
 }
 
-void KernelBuilder::set_test_modules(std::vector<fs::path> source_dirs) {
-  m_modules = std::move(source_dirs);
-}
-
 fs::path KernelBuilder::module_dir(const fs::path& kernel_dir, const fs::path& source) const {
   return kernel_dir / "modules" /
          (source.filename().string() + "-" + module_source_hash(source).substr(0, 16));
 }
 
-bool KernelBuilder::has_modules(const KernelBuild& kernel) const {
+bool KernelBuilder::has_modules(const KernelBuild& kernel,
+                                const std::vector<fs::path>& modules) const {
   if (!fs::exists(kernel.config) ||
       read_file(kernel.config).find("\nCONFIG_MODULES=y\n") == std::string::npos) {
     return true;  // nothing can be built for it
   }
-  for (const auto& source : m_modules) {
+  for (const auto& source : modules) {
     const std::string name = source.filename().string();
     if (!kernel.modules.count(name) && !kernel.module_errors.count(name)) {
       return false;
@@ -192,15 +190,16 @@ bool KernelBuilder::has_modules(const KernelBuild& kernel) const {
   return true;
 }
 
-void KernelBuilder::build_modules(const Target& target, const fs::path& kernel_dir,
-                                  const Progress& progress) const {
+void KernelBuilder::build_modules(const BuildRequest& request, const fs::path& kernel_dir) const {
+  const Target& target = *request.target;
+  const Progress& progress = request.progress;
   const fs::path build_dir = target_dir(target) / "build";
   if (read_file(build_dir / ".config").find("\nCONFIG_MODULES=y\n") == std::string::npos) {
     return;
   }
   const auto make = make_command(target, {});
   const auto env = build_env();
-  for (const auto& source : m_modules) {
+  for (const auto& source : request.test_modules) {
     const fs::path out = module_dir(kernel_dir, source);
     if (fs::exists(out) || fs::exists(out.string() + ".error")) {
       continue;
@@ -226,14 +225,51 @@ std::optional<KernelBuild> KernelBuilder::find(const Target& target, const git_o
   if (!fs::exists(index)) {
     return std::nullopt;
   }
-  return load(std::string(trim(read_file(index))));
+  return load(std::string(trim(read_file(index))), {});
 }
 
-StepResult KernelBuilder::build(const Target& target, const git_oid& commit, const fs::path& log,
-                                const Progress& progress) {
-  const auto started = Clock::now();
-  StepResult result;
-  result.log = log;
+// One request's facts, computed once: its target's directory, the tree,
+// the toolchain, the request's cache index; the resolved .config and the
+// kernel's key once configured.
+struct KernelBuilder::Job {
+  const BuildRequest& request;
+  fs::path dir;
+  std::string tree_id;
+  std::string compiler;
+  std::string flags;  // the make arguments but make, -C, O=, -j
+  fs::path request_index;
+  std::string config_text{};
+  std::string key{};
+  const Target& target() const { return *request.target; }
+  fs::path commit_index() const { return dir / "kernels" / git::to_hex(request.commit); }
+};
+
+namespace {
+
+// One kseries at a time per target directory: the flock on DIR/lock, held
+// until this goes out of scope.
+class TargetLock {
+ public:
+  TargetLock(const fs::path& dir, const std::string& target, const Progress& progress)
+      : m_fd(::open((dir / "lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (m_fd < 0) {
+      throw infra_error("cannot open " + (dir / "lock").string());
+    }
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+      progress("waiting for another kseries that is building target " + target);
+      ::flock(m_fd, LOCK_EX);
+    }
+  }
+  TargetLock(const TargetLock&) = delete;
+  TargetLock& operator=(const TargetLock&) = delete;
+  ~TargetLock() { ::close(m_fd); }
+
+ private:
+  int m_fd;
+};
+
+// The toolchain a target needs, before anything is written.
+void check_toolchain(const Target& target) {
   if (!find_program(target.compiler_program())) {
     throw usage_error("target " + target.name + " needs " + target.compiler_program() +
                       ", which is not installed (ci/install-deps --kmsan installs clang-16, "
@@ -242,65 +278,117 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   if (!find_program("ccache")) {
     throw usage_error("ccache is not installed (ci/install-deps installs it)");
   }
-  const fs::path dir = target_dir(target);
-  fs::create_directories(dir / "build");
-  fs::create_directories(dir / "kernels");
-  fs::create_directories(dir / "configs");
+}
 
+}  // namespace
+
+StepResult KernelBuilder::build(const BuildRequest& request) {
+  const auto started = Clock::now();
+  StepResult result = run_stages(request);
+  result.log = request.log;
+  result.seconds = seconds_since(started);
+  return result;
+}
+
+StepResult KernelBuilder::run_stages(const BuildRequest& request) {
+  check_toolchain(*request.target);
+  Job job = plan(request);
   // Same tree, same fragments, same toolchain: the kernel built before, at
   // once, without even a checkout.
-  git::TreePtr tree = m_store.commit_tree(commit);
-  const std::string tree_id = git::to_hex(*git_tree_id(tree.get()));
-  const std::string compiler = compiler_version(target);
-  const auto make_args = make_command(target, {});
-  std::string flags;
-  for (size_t i = 5; i < make_args.size(); ++i) {  // not make, -C, O=, -j
-    flags += make_args[i] + "\n";
+  if (auto cached = cached_by_request(job)) {
+    return *cached;
   }
-  std::string request = tree_id + "\n" + target.base + "\n" + compiler + "\n" + flags;
-  for (const auto& fragment : target.fragments) {
-    request += read_file(fragment) + "\n";
+  // A cached kernel, above, needs no lock: its directory appears by an
+  // atomic rename.
+  const TargetLock lock(job.dir, job.target().name, request.progress);
+  check_out(job);
+  if (auto stop = configure(job)) {
+    return *stop;  // not constructible, or configure-only
   }
-  const fs::path request_index = dir / "configs" / hash_text(request);
-  if (fs::exists(request_index)) {
-    auto cached = load(std::string(trim(read_file(request_index))));
-    if (cached && has_modules(*cached)) {
-      cached->cached = true;
-      write_file(dir / "kernels" / git::to_hex(commit), cached->key + "\n");
-      result.status = StepStatus::k_cached;
-      result.kernel = cached;
-      result.seconds = seconds_since(started);
-      return result;
+  if (auto cached = cached_by_config(job)) {
+    return *cached;
+  }
+  const bool known = load(job.key, request.test_modules).has_value();
+  // A cached kernel that lacks a test module (new, or its source changed):
+  // the module needs this kernel's headers, generated headers and .config,
+  // not its objects. With the checkout and .config in place, `make
+  // modules_prepare` regenerates exactly that (seconds); a full make would
+  // recompile everything the previous kernel of this directory changed.
+  // Module.symvers comes from the directory's last full build (same target),
+  // which is all modpost needs for the symbols a test module uses.
+  if (known && fs::exists(job.dir / "build" / "vmlinux") &&
+      fs::exists(job.dir / "build" / "Module.symvers")) {
+    auto prepare = spec(make_command(job.target(), {"modules_prepare"}), request.log);
+    prepare.timeout = k_make_timeout;
+    request.progress("the kernel is cached, its test modules are not: " +
+                     format_command(prepare.argv));
+    const auto prepared = m_runner.run(prepare);
+    if (!prepared.ok()) {
+      throw infra_error("target " + job.target().name + ": make modules_prepare failed (" +
+                        prepared.describe() + "); see " + request.log.string());
     }
+    build_modules(request, m_root / "kernels" / job.key);
+    return record_cached(job);
   }
+  return make(job, known);
+}
 
-  // One kseries at a time per target directory: a second one waits (a cached
-  // kernel, above, needs no lock: its directory appears by an atomic rename).
-  const int lock = ::open((dir / "lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock < 0) {
-    throw infra_error("cannot open " + (dir / "lock").string());
+KernelBuilder::Job KernelBuilder::plan(const BuildRequest& request) const {
+  const Target& target = *request.target;
+  Job job{request, target_dir(target), "", "", "", ""};
+  fs::create_directories(job.dir / "build");
+  fs::create_directories(job.dir / "kernels");
+  fs::create_directories(job.dir / "configs");
+  git::TreePtr tree = m_store.commit_tree(request.commit);
+  job.tree_id = git::to_hex(*git_tree_id(tree.get()));
+  job.compiler = compiler_version(target);
+  const auto make_args = make_command(target, {});
+  for (size_t i = 5; i < make_args.size(); ++i) {  // not make, -C, O=, -j
+    job.flags += make_args[i] + "\n";
   }
-  struct LockGuard {
-    int fd;
-    ~LockGuard() { ::close(fd); }
-  } guard{lock};
-  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    progress("waiting for another kseries that is building target " + target.name);
-    ::flock(lock, LOCK_EX);
+  std::string text = job.tree_id + "\n" + target.base + "\n" + job.compiler + "\n" + job.flags;
+  for (const auto& fragment : target.fragments) {
+    text += read_file(fragment) + "\n";
   }
+  job.request_index = job.dir / "configs" / hash_text(text);
+  return job;
+}
 
-  // Checkout: only files that differ from the last build of this target change.
-  git::SourceTree source(dir / "src", dir / "src.commit");
-  const auto checkout_started = Clock::now();
-  const std::size_t changed = source.move_to(m_store, commit);
-  progress("checkout " + git::to_hex(commit).substr(0, 12) + ": " + std::to_string(changed) +
-           " files written in " +
-           std::to_string(static_cast<int>(seconds_since(checkout_started))) + " s");
+std::optional<StepResult> KernelBuilder::cached_by_request(const Job& job) const {
+  if (!fs::exists(job.request_index)) {
+    return std::nullopt;
+  }
+  auto cached = load(std::string(trim(read_file(job.request_index))), job.request.test_modules);
+  if (!cached || !has_modules(*cached, job.request.test_modules)) {
+    return std::nullopt;
+  }
+  cached->cached = true;
+  write_file(job.commit_index(), cached->key + "\n");
+  StepResult result;
+  result.status = StepStatus::k_cached;
+  result.kernel = cached;
+  return result;
+}
 
-  // Configure the kernel's way: base config, merge_config.sh, olddefconfig.
+// Checkout: only files that differ from the last build of this target change.
+void KernelBuilder::check_out(const Job& job) {
+  git::SourceTree source(job.dir / "src", job.dir / "src.commit");
+  const auto started = Clock::now();
+  const std::size_t changed = source.move_to(m_store, job.request.commit);
+  job.request.progress("checkout " + git::to_hex(job.request.commit).substr(0, 12) + ": " +
+                       std::to_string(changed) + " files written in " +
+                       std::to_string(static_cast<int>(seconds_since(started))) + " s");
+}
+
+// Configure the kernel's way (base config, merge_config.sh, olddefconfig),
+// then verify: every requested symbol must keep its value. A finished
+// result when the build stops here.
+std::optional<StepResult> KernelBuilder::configure(Job& job) {
+  const Target& target = job.target();
+  const fs::path& log = job.request.log;
   auto run_config_step = [&](std::vector<std::string> argv, const std::string& what) {
     auto step = spec(std::move(argv), log);
-    step.cwd = dir / "src";
+    step.cwd = job.dir / "src";
     const auto outcome = m_runner.run(step);
     if (!outcome.ok()) {
       throw infra_error("target " + target.name + ": " + what + " failed (" + outcome.describe() +
@@ -309,98 +397,84 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
   };
   run_config_step(make_command(target, {target.base}), "make " + target.base);
   std::vector<std::string> merge = {"scripts/kconfig/merge_config.sh", "-m", "-O",
-                                    (dir / "build").string(), (dir / "build" / ".config").string()};
+                                    (job.dir / "build").string(),
+                                    (job.dir / "build" / ".config").string()};
   for (const auto& fragment : target.fragments) {
     merge.push_back(fs::absolute(fragment).string());
   }
   run_config_step(merge, "merge_config.sh");
   run_config_step(make_command(target, {"olddefconfig"}), "make olddefconfig");
 
-  // Verify: every requested symbol must keep its value.
-  const std::string config_text = read_file(dir / "build" / ".config");
-  const DotConfig config = parse_dot_config(config_text);
+  job.config_text = read_file(job.dir / "build" / ".config");
+  const DotConfig config = parse_dot_config(job.config_text);
   const auto requests = target_requests(target);
-  const auto index = KconfigIndex::scan(dir / "src");
+  const auto index = KconfigIndex::scan(job.dir / "src");
   for (const auto& request : requests) {
     if (!index.knows(request.symbol)) {
       throw usage_error(request.where() + ": unknown Kconfig symbol CONFIG_" + request.symbol +
                         " (no Kconfig file in the tree defines it)");
     }
   }
+  StepResult result;
   for (const auto& dropped : find_dropped(requests, config)) {
     result.dropped.push_back(explain_dropped(dropped, index, config));
   }
   if (!result.dropped.empty()) {
     result.status = StepStatus::k_not_constructible;
-    result.seconds = seconds_since(started);
     return result;
   }
-
-  if (m_configure_only) {
+  if (job.request.configure_only) {
     result.status = StepStatus::k_configured;
-    result.config = dir / "build" / ".config";
-    result.seconds = seconds_since(started);
+    result.config = job.dir / "build" / ".config";
     return result;
   }
-
   // The cache key of a finished kernel: tree + resolved .config + toolchain.
-  const std::string key = hash_text(tree_id + "\n" + config_text + "\n" + compiler + "\n" + flags);
-  const auto known = load(key);
-  if (known && has_modules(*known)) {
-    auto cached = known;
-    cached->cached = true;
-    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
-    write_file(request_index, key + "\n");
-    result.status = StepStatus::k_cached;
-    result.kernel = cached;
-    result.seconds = seconds_since(started);
-    return result;
+  job.key =
+      hash_text(job.tree_id + "\n" + job.config_text + "\n" + job.compiler + "\n" + job.flags);
+  return std::nullopt;
+}
+
+std::optional<StepResult> KernelBuilder::cached_by_config(const Job& job) const {
+  auto known = load(job.key, job.request.test_modules);
+  if (!known || !has_modules(*known, job.request.test_modules)) {
+    return std::nullopt;
   }
+  known->cached = true;
+  write_file(job.commit_index(), job.key + "\n");
+  write_file(job.request_index, job.key + "\n");
+  StepResult result;
+  result.status = StepStatus::k_cached;
+  result.kernel = known;
+  return result;
+}
 
-  // The cached kernel, now with its test modules: record it for this request.
-  auto cached_with_modules = [&] {
-    write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
-    write_file(request_index, key + "\n");
-    result.kernel = load(key);
-    result.kernel->cached = true;
-    result.status = StepStatus::k_cached;
-    result.seconds = seconds_since(started);
-    return result;
-  };
+// The cached kernel, now with its test modules: recorded for this request.
+StepResult KernelBuilder::record_cached(const Job& job) const {
+  write_file(job.commit_index(), job.key + "\n");
+  write_file(job.request_index, job.key + "\n");
+  StepResult result;
+  result.kernel = load(job.key, job.request.test_modules);
+  result.kernel->cached = true;
+  result.status = StepStatus::k_cached;
+  return result;
+}
 
-  // A cached kernel that lacks a test module (new, or its source changed):
-  // the module needs this kernel's headers, generated headers and .config,
-  // not its objects. With the checkout and .config in place, `make
-  // modules_prepare` regenerates exactly that (seconds); a full make would
-  // recompile everything the previous kernel of this directory changed.
-  // Module.symvers comes from the directory's last full build (same target),
-  // which is all modpost needs for the symbols a test module uses.
-  if (known && fs::exists(dir / "build" / "vmlinux") &&
-      fs::exists(dir / "build" / "Module.symvers")) {
-    auto prepare = spec(make_command(target, {"modules_prepare"}), log);
-    prepare.timeout = k_make_timeout;
-    progress("the kernel is cached, its test modules are not: " + format_command(prepare.argv));
-    const auto prepared = m_runner.run(prepare);
-    if (!prepared.ok()) {
-      throw infra_error("target " + target.name + ": make modules_prepare failed (" +
-                        prepared.describe() + "); see " + log.string());
-    }
-    build_modules(target, m_root / "kernels" / key, progress);
-    return cached_with_modules();
-  }
-
-  // Build. Progress: objects compiled, against the last clean build's count.
+// Build. Progress: objects compiled, against the last clean build's count.
+// KNOWN: the kernel is cached and this make only serves its test modules.
+StepResult KernelBuilder::make(const Job& job, bool known) {
+  const fs::path& dir = job.dir;
+  const fs::path& log = job.request.log;
   const bool clean = !fs::exists(dir / "build" / "vmlinux");
   std::size_t expected = 0;
   if (clean && fs::exists(dir / "objects.total")) {
     expected = std::stoul(read_file(dir / "objects.total"));
   }
-  auto make = spec(make_command(target, {}), log);
-  make.timeout = k_make_timeout;
+  auto command = spec(make_command(job.target(), {}), log);
+  command.timeout = k_make_timeout;
   std::size_t compiled = 0;
   auto last_report = Clock::now();
   const auto make_started = Clock::now();
-  make.on_line = [&](std::string_view line) {
+  command.on_line = [&](std::string_view line) {
     if (!compiled_source(line).empty()) {
       ++compiled;
     }
@@ -415,71 +489,77 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
                 std::to_string(share > 0.02 ? static_cast<int>(elapsed / share - elapsed) : 0) +
                 " s left)";
       }
-      progress(text);
+      job.request.progress(text);
     }
   };
-  progress(std::string(clean ? "clean" : "incremental") + " build" +
-           (known ? " (the kernel is cached; its test modules are not)" : "") + ": " +
-           format_command(make.argv));
-  const auto outcome = m_runner.run(make);
-  result.compiled = compiled;
+  job.request.progress(std::string(clean ? "clean" : "incremental") + " build" +
+                       (known ? " (the kernel is cached; its test modules are not)" : "") + ": " +
+                       format_command(command.argv));
+  const auto outcome = m_runner.run(command);
   // The compiler quotes source lines (any byte a patch put there): valid
   // UTF-8 from here on, so warnings reach build.json and the reports intact.
   const std::string log_text = fs::exists(log) ? printable_text(read_file(log)) : "";
   const auto parsed = parse_build_log(
       log_text, {(dir / "src").string() + "/", "../src/", "../" + (dir / "src").string() + "/"});
-  const auto warnings = update_warning_state(target, parsed);
+  const auto warnings = update_warning_state(job.target(), parsed);
   if (parsed.disk_full) {
-    throw infra_error("disk full while building target " + target.name + " (" +
+    throw infra_error("disk full while building target " + job.target().name + " (" +
                       (dir / "build").string() + "); free space and rerun: the build resumes");
   }
   if (!outcome.ok()) {
+    StepResult result;
+    result.compiled = compiled;
     result.status = StepStatus::k_build_failed;
     result.errors = parsed.errors;
     result.make_failures = parsed.make_failures;
     if (result.errors.empty() && result.make_failures.empty()) {
       result.make_failures.push_back(make_failure_text(outcome));
     }
-    result.seconds = seconds_since(started);
     return result;
   }
   if (clean) {
     write_file(dir / "objects.total", std::to_string(compiled) + "\n");
   }
-
-  // Artifacts for later stages (kept if this make only served the modules).
-  const fs::path out = m_root / "kernels" / key;
   if (known) {
-    build_modules(target, out, progress);
-    return cached_with_modules();
+    // The artifacts are kept; this make only served the modules.
+    build_modules(job.request, m_root / "kernels" / job.key);
+    StepResult result = record_cached(job);
+    result.compiled = compiled;
+    return result;
   }
-  const fs::path partial = m_root / "kernels" / (key + ".partial");
+  return record(job, compiled, seconds_since(make_started), warnings);
+}
+
+// Artifacts for later stages: the image, vmlinux, System.map, .config and
+// build.json under the kernel's key, then its test modules and the indexes.
+StepResult KernelBuilder::record(const Job& job, std::size_t compiled, double make_seconds,
+                                 const std::vector<std::string>& warnings) const {
+  const Target& target = job.target();
+  const fs::path out = m_root / "kernels" / job.key;
+  const fs::path partial = m_root / "kernels" / (job.key + ".partial");
   fs::remove_all(partial);
   fs::create_directories(partial);
-  const fs::path build_dir = dir / "build";
+  const fs::path build_dir = job.dir / "build";
   const fs::path image = target.image_path();
   fs::copy_file(build_dir / image, partial / image.filename());
   fs::copy_file(build_dir / "vmlinux", partial / "vmlinux");
   fs::copy_file(build_dir / "System.map", partial / "System.map");
-  write_file(partial / "config", config_text);
-  nlohmann::json json = {{"target", target.name},
-                         {"commit", git::to_hex(commit)},
-                         {"tree", tree_id},
-                         {"compiler", compiler},
-                         {"arch", target.arch},
-                         {"image", image.filename().string()},
-                         {"seconds", seconds_since(make_started)},
-                         {"objects_compiled", compiled},
+  write_file(partial / "config", job.config_text);
+  nlohmann::json json = {{"target", target.name},   {"commit", git::to_hex(job.request.commit)},
+                         {"tree", job.tree_id},     {"compiler", job.compiler},
+                         {"arch", target.arch},     {"image", image.filename().string()},
+                         {"seconds", make_seconds}, {"objects_compiled", compiled},
                          {"warnings", warnings}};
   write_file(partial / "build.json", json_text(json));
   fs::remove_all(out);
   fs::rename(partial, out);
-  build_modules(target, out, progress);
-  write_file(dir / "kernels" / git::to_hex(commit), key + "\n");
-  write_file(request_index, key + "\n");
-  result.kernel = load(key);
+  build_modules(job.request, out);
+  write_file(job.commit_index(), job.key + "\n");
+  write_file(job.request_index, job.key + "\n");
+  StepResult result;
+  result.kernel = load(job.key, job.request.test_modules);
   result.status = StepStatus::k_built;
-  result.seconds = seconds_since(started);
+  result.compiled = compiled;
   return result;
 }
 

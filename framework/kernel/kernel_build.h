@@ -49,37 +49,69 @@ struct StepResult {
   std::size_t compiled = 0;  // objects compiled by this step
 };
 
-class KernelBuilder {
+using Progress = std::function<void(const std::string&)>;
+
+// One build: what to build and how, given whole to each call (no builder
+// state carries from one build to the next).
+struct BuildRequest {
+  const Target* target = nullptr;
+  git_oid commit{};
+  std::filesystem::path log{};  // make's (and the configuration's) output
+  // Out-of-tree test modules (directories with a Kbuild) to build against
+  // the kernel, right after its make, while the build directory holds it.
+  // A cached kernel without one of them (built before, or the module source
+  // changed) is brought back into the build directory by an incremental make
+  // (ccache hits) so the module sees exactly its headers and .config.
+  std::vector<std::filesystem::path> test_modules{};
+  // Stop after the configuration is resolved and verified (k_configured or
+  // k_not_constructible): a quick check of a target without the make.
+  bool configure_only = false;
+  Progress progress = [](const std::string&) {};
+};
+
+// What the gate, the bisection and the sessions need of a kernel builder:
+// the seam their unit tests fake (framework/testing/fake_builds.h).
+class KernelBuilds {
  public:
-  using Progress = std::function<void(const std::string&)>;
+  virtual ~KernelBuilds() = default;
+  // Checks the request's commit out for its target, configures (base +
+  // merge_config.sh + olddefconfig), verifies every requested symbol, then
+  // builds or reuses the cached kernel. Unknown symbols in a fragment and a
+  // missing compiler throw Error(k_usage); a full disk throws
+  // Error(k_infrastructure).
+  virtual StepResult build(const BuildRequest& request) = 0;
+  // The kernel built earlier for (target, commit), if any.
+  virtual std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const = 0;
+};
+
+class KernelBuilder : public KernelBuilds {
+ public:
+  using Progress = kernel::Progress;
 
   KernelBuilder(std::filesystem::path workdir_root, git::Store& store, ProcessRunner& runner,
                 std::size_t jobs);
 
-  // Checks `commit` out for `target`, configures (base + merge_config.sh +
-  // olddefconfig), verifies every requested symbol, then builds or reuses the
-  // cached kernel. Unknown symbols in a fragment and a missing compiler throw
-  // Error(k_usage); a full disk throws Error(k_infrastructure).
-  StepResult build(const Target& target, const git_oid& commit,
-                   const std::filesystem::path& log_file, const Progress& progress);
-
-  // The kernel built earlier for (target, commit), if any.
-  std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const;
+  // The stages, in order: the toolchain, the cache by request, the
+  // checkout, the configuration, the cache by .config, make, the record.
+  StepResult build(const BuildRequest& request) override;
+  std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const override;
 
   std::filesystem::path target_dir(const Target& target) const;
 
-  // Out-of-tree test modules (directories with a Kbuild) to build against
-  // every kernel, right after its make, while the build directory holds it.
-  // A cached kernel without one of them (built before, or the module source
-  // changed) is brought back into the build directory by an incremental make
-  // (ccache hits) so the module sees exactly its headers and .config.
-  void set_test_modules(std::vector<std::filesystem::path> source_dirs);
-
-  // Stop after the configuration is resolved and verified (k_configured or
-  // k_not_constructible): a quick check of a target without the make.
-  void set_configure_only(bool configure_only) { m_configure_only = configure_only; }
-
  private:
+  struct Job;  // one request's facts, computed once (kernel_build.cc)
+
+  StepResult run_stages(const BuildRequest& request);
+  Job plan(const BuildRequest& request) const;
+  std::optional<StepResult> cached_by_request(const Job& job) const;
+  void check_out(const Job& job);
+  std::optional<StepResult> configure(Job& job);
+  std::optional<StepResult> cached_by_config(const Job& job) const;
+  StepResult make(const Job& job, bool known);
+  StepResult record(const Job& job, std::size_t compiled, double make_seconds,
+                    const std::vector<std::string>& warnings) const;
+  StepResult record_cached(const Job& job) const;
+
   std::vector<std::string> make_command(const Target& target,
                                         const std::vector<std::string>& goals) const;
   ProcessSpec spec(std::vector<std::string> argv, const std::filesystem::path& log) const;
@@ -88,19 +120,18 @@ class KernelBuilder {
   std::map<std::string, std::string> build_env() const;
   std::string compiler_version(const Target& target) const;
   std::vector<std::string> update_warning_state(const Target& target, const BuildLog& log) const;
-  std::optional<KernelBuild> load(const std::string& key) const;
-  bool has_modules(const KernelBuild& kernel) const;
+  std::optional<KernelBuild> load(const std::string& key,
+                                  const std::vector<std::filesystem::path>& modules) const;
+  bool has_modules(const KernelBuild& kernel,
+                   const std::vector<std::filesystem::path>& modules) const;
   std::filesystem::path module_dir(const std::filesystem::path& kernel_dir,
                                    const std::filesystem::path& source) const;
-  void build_modules(const Target& target, const std::filesystem::path& kernel_dir,
-                     const Progress& progress) const;
+  void build_modules(const BuildRequest& request, const std::filesystem::path& kernel_dir) const;
 
   std::filesystem::path m_root;
   git::Store& m_store;
   ProcessRunner& m_runner;
   std::size_t m_jobs;
-  std::vector<std::filesystem::path> m_modules;
-  bool m_configure_only = false;
 };
 
 }  // namespace kseries::kernel

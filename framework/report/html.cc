@@ -211,9 +211,9 @@ class Page {
     }
   }
 
-  const RunCell* find_cell(const std::string& series, const std::string& prefix) const {
+  const RunCell* find_cell(const std::string& series, results::Stage stage) const {
     for (const auto& c : m_run.cells) {
-      if (c.series == series && starts_with(c.cell, prefix)) {
+      if (const auto id = c.id(); c.series == series && id && id->stage == stage) {
         return &c;
       }
     }
@@ -224,9 +224,9 @@ class Page {
     if (series.patches.empty()) {
       return;
     }
-    const RunCell* apply = find_cell(series.name, "apply");
-    const RunCell* checkpatch = find_cell(series.name, "checkpatch");
-    const RunCell* builds = find_cell(series.name, "per-patch ");
+    const RunCell* apply = find_cell(series.name, results::Stage::k_apply);
+    const RunCell* checkpatch = find_cell(series.name, results::Stage::k_checkpatch);
+    const RunCell* builds = find_cell(series.name, results::Stage::k_per_patch);
     m_out +=
         "<h3>Patches</h3>\n<table>\n<tr><th>#</th><th>subject</th><th>apply</th>"
         "<th>checkpatch (errors, warnings, checks)</th><th>build" +
@@ -234,33 +234,36 @@ class Page {
         "</th><th>warnings (new)</th></tr>\n";
     for (std::size_t i = 0; i < series.patches.size(); ++i) {
       const auto& patch = series.patches[i];
-      const std::string key = "patch." + std::to_string(i + 1) + ".";
+      const int n = static_cast<int>(i + 1);
+      const auto fact = [n](const RunCell* c, results::PatchFact what) {
+        return c ? c->patch_fact(n, what) : std::string();
+      };
       m_out += "<tr><td class=\"num\">" + std::to_string(i + 1) + "/" +
                std::to_string(series.patches.size()) + "</td><td>" +
                link(patch.file, patch.subject.empty() ? fs::path(patch.file).filename().string()
                                                       : patch.subject) +
-               "</td><td>" + escape(apply ? apply->property(key + "apply") : "") + "</td><td>";
-      if (checkpatch && !checkpatch->property(key + "errors").empty()) {
-        m_out += escape(checkpatch->property(key + "errors") + ", " +
-                        checkpatch->property(key + "warnings") + ", " +
-                        checkpatch->property(key + "checks"));
+               "</td><td>" + escape(fact(apply, results::PatchFact::k_apply)) + "</td><td>";
+      if (!fact(checkpatch, results::PatchFact::k_errors).empty()) {
+        m_out += escape(fact(checkpatch, results::PatchFact::k_errors) + ", " +
+                        fact(checkpatch, results::PatchFact::k_warnings) + ", " +
+                        fact(checkpatch, results::PatchFact::k_checks));
       } else {
         m_out += "<span class=\"muted\">" +
                  escape(checkpatch ? checkpatch->status : std::string("not run")) + "</span>";
       }
       m_out += "</td><td>";
-      if (builds && !builds->property(key + "build").empty()) {
-        const std::string log = builds->property(key + "log");
-        const std::string result = builds->property(key + "build");
+      if (!fact(builds, results::PatchFact::k_build).empty()) {
+        const std::string log = fact(builds, results::PatchFact::k_log);
+        const std::string result = fact(builds, results::PatchFact::k_build);
         m_out += log.empty() ? escape(result) : link(log, result);
       } else {
         m_out += "<span class=\"muted\">" +
                  escape(builds ? "not built" : "no per-patch target in the matrix") + "</span>";
       }
       m_out += "</td><td>";
-      if (builds && !builds->property(key + "warnings").empty()) {
-        m_out += escape(builds->property(key + "warnings"));
-        if (const auto added = builds->property(key + "new_warnings"); !added.empty()) {
+      if (!fact(builds, results::PatchFact::k_warnings).empty()) {
+        m_out += escape(fact(builds, results::PatchFact::k_warnings));
+        if (const auto added = fact(builds, results::PatchFact::k_new_warnings); !added.empty()) {
           m_out += " (" + escape(added) + " new)";
         }
       }

@@ -95,7 +95,7 @@ class KcidbWriter {
       add_session_checkouts();
     }
     for (const auto& cell : m_run.cells) {
-      if (starts_with(cell.cell, "per-patch ")) {
+      if (const auto id = cell.id(); id && id->stage == results::Stage::k_per_patch) {
         add_per_patch_builds(cell);
       } else if (!cell.test_case().empty()) {
         add_cell(cell);
@@ -199,15 +199,14 @@ class KcidbWriter {
   // The kernel's architecture as the cell recorded it (runs before arm64
   // targets existed were all x86_64).
   static std::string architecture(const RunCell& cell) {
-    const std::string arch = cell.property("build.candidate.arch");
+    const std::string arch = cell.kernel_fact("candidate", results::KernelFact::k_arch);
     return arch.empty() ? "x86_64" : arch;
   }
 
   void add_per_patch_builds(const RunCell& cell) {
     const std::string target = cell.target();
     for (int k = 1;; ++k) {
-      const std::string key = "patch." + std::to_string(k) + ".";
-      const std::string built = cell.property(key + "build");
+      const std::string built = cell.patch_fact(k, results::PatchFact::k_build);
       if (built.empty()) {
         break;
       }
@@ -220,10 +219,11 @@ class KcidbWriter {
       build["status"] = built == "built" || built == "cached" ? "PASS"
                         : built == "failed"                   ? "FAIL"
                                                               : "ERROR";
-      if (const auto seconds = cell.property(key + "seconds"); !seconds.empty()) {
+      if (const auto seconds = cell.patch_fact(k, results::PatchFact::k_seconds);
+          !seconds.empty()) {
         build["duration"] = std::stod(seconds);
       }
-      if (const auto log = cell.property(key + "log"); !log.empty()) {
+      if (const auto log = cell.patch_fact(k, results::PatchFact::k_log); !log.empty()) {
         build["log_url"] = file_url(log);
       }
       if (const auto lines = patch_lines(cell.detail, k); !lines.empty()) {
@@ -236,8 +236,10 @@ class KcidbWriter {
       }
       build["comment"] = clean("after patch " + std::to_string(k) + ": " + subject);
       json misc = {{"patch", k}, {"result", built}};
-      for (const char* field : {"warnings", "new_warnings"}) {
-        if (const auto value = cell.property(key + field); !value.empty()) {
+      for (const auto& [field, fact] :
+           {std::pair{"warnings", results::PatchFact::k_warnings},
+            std::pair{"new_warnings", results::PatchFact::k_new_warnings}}) {
+        if (const auto value = cell.patch_fact(k, fact); !value.empty()) {
           misc[field] = std::stoi(value);
         }
       }
@@ -250,7 +252,8 @@ class KcidbWriter {
   // a failure wins over a success of another cell.
   std::string add_cell_build(const RunCell& cell) {
     const std::string id = checkout_id(cell.series) + ":" + clean(cell.target());
-    const bool built = cell.booted || !cell.property("build.candidate.kernel").empty();
+    const bool built =
+        cell.booted || !cell.kernel_fact("candidate", results::KernelFact::k_kernel).empty();
     const bool not_built = !built && cell.status == "fail";
     if (!built && !not_built) {
       return m_built_ids.count(id) ? id : "";
@@ -261,20 +264,24 @@ class KcidbWriter {
                   {"config_name", clean(cell.target())},
                   {"architecture", architecture(cell)},
                   {"status", built ? "PASS" : "FAIL"}};
-    if (const auto seconds = cell.property("build.candidate.seconds"); !seconds.empty()) {
+    if (const auto seconds = cell.kernel_fact("candidate", results::KernelFact::k_seconds);
+        !seconds.empty()) {
       build["duration"] = std::stod(seconds);
     }
-    if (const auto compiler = cell.property("build.candidate.compiler"); !compiler.empty()) {
+    if (const auto compiler = cell.kernel_fact("candidate", results::KernelFact::k_compiler);
+        !compiler.empty()) {
       build["compiler"] = clean(compiler);
     }
     if (not_built) {
       build["log_excerpt"] = excerpt(cell.detail.empty() ? cell.summary : cell.detail);
     }
     json misc = json::object();
-    if (const auto key = cell.property("build.candidate.kernel"); !key.empty()) {
+    if (const auto key = cell.kernel_fact("candidate", results::KernelFact::k_kernel);
+        !key.empty()) {
       misc["kernel"] = clean(key);
     }
-    if (const auto warnings = cell.property("build.candidate.warnings"); !warnings.empty()) {
+    if (const auto warnings = cell.kernel_fact("candidate", results::KernelFact::k_warnings);
+        !warnings.empty()) {
       misc["warnings"] = std::stoi(warnings);
     }
     build["misc"] = misc;
@@ -296,9 +303,9 @@ class KcidbWriter {
     if (!series) {
       return false;
     }
-    for (const auto& line : series->lines) {
-      if (starts_with(line, "expected failure holds: " + cell.cell)) {
-        return true;
+    for (const auto& judged : series->outcomes) {
+      if (judged.cell == cell.cell) {
+        return judged.outcome == results::Outcome::k_xfail;
       }
     }
     return false;

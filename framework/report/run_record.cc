@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/json_text.h"
+#include "results/gate_record.h"
 #include "sys/files.h"
 
 namespace kseries::report {
@@ -42,40 +43,41 @@ bool booted_in(const fs::path& dir) {
   return false;
 }
 
-RunRecord load_gate(const fs::path& run_dir, const nlohmann::json& json) {
+// gate.json through its one reader (results/gate_record.h), each cell with
+// its session's results.json when it booted.
+RunRecord load_gate(const fs::path& run_dir) {
+  const auto stored = results::read_gate_json(run_dir / "gate.json");
   RunRecord run;
   run.kind = "gate";
   run.dir = run_dir;
-  run.started = json.value("started", "");
-  if (json.contains("base")) {
-    run.base_commit = json["base"].value("commit", "");
-    run.base_label = json["base"].value("label", "");
-  }
-  for (const auto& s : json.value("series", nlohmann::json::array())) {
+  run.started = stored.started;
+  run.base_commit = stored.base_commit;
+  run.base_label = stored.base_label;
+  for (const auto& s : stored.series) {
     RunSeries series;
-    series.name = s.value("series", "");
-    series.source = s.value("source", "");
-    for (const auto& p : s.value("patches", nlohmann::json::array())) {
-      series.patches.push_back(
-          {p.value("file", ""), p.value("subject", ""), p.value("sha256", "")});
+    series.name = s.series;
+    series.source = s.source;
+    for (const auto& p : s.patches) {
+      series.patches.push_back({p.file, p.subject, p.sha256});
     }
-    if (s.contains("verdict")) {
+    if (s.verdict) {
       series.judged = true;
-      series.ok = s["verdict"].value("ok", false);
-      series.known_bad = s["verdict"].value("known_bad", false);
-      series.lines = s["verdict"].value("lines", std::vector<std::string>{});
+      series.ok = s.verdict->ok;
+      series.known_bad = s.verdict->known_bad;
+      series.lines = s.verdict->lines;
+      series.outcomes = s.verdict->outcomes;
     }
     run.series.push_back(std::move(series));
   }
-  for (const auto& c : json.value("cells", nlohmann::json::array())) {
+  for (const auto& c : stored.cells) {
     RunCell cell;
-    cell.series = c.value("series", "");
-    cell.cell = c.value("cell", "");
-    cell.status = c.value("status", "error");
-    cell.summary = c.value("summary", "");
-    cell.detail = c.value("detail", "");
-    cell.seconds = c.value("seconds", 0.0);
-    cell.properties = c.value("properties", std::map<std::string, std::string>{});
+    cell.series = c.series;
+    cell.cell = c.cell;
+    cell.status = results::outcome_name(c.status);
+    cell.summary = c.summary;
+    cell.detail = c.detail;
+    cell.seconds = c.seconds;
+    cell.properties = c.properties;
     if (const auto dir = cell.property("run_dir"); !dir.empty()) {
       cell.dir = dir;
     }
@@ -90,24 +92,21 @@ RunRecord load_gate(const fs::path& run_dir, const nlohmann::json& json) {
       run.series.push_back({cell.series, "", {}, false, false, false, {}});
     }
   }
-  if (json.contains("end")) {
-    const auto& end = json["end"];
-    run.finished = true;
-    run.ok = end.value("ok", false);
-    run.interrupted = end.value("interrupted", false);
-    for (const auto& stage : end.value("time", nlohmann::json::array())) {
-      run.time.emplace_back(stage.value("stage", ""), number_or(stage, "seconds", 0));
-    }
-  }
+  run.finished = stored.finished;
+  run.ok = stored.ok;
+  run.interrupted = stored.interrupted;
+  run.time = stored.time;
   return run;
 }
 
 // One session of `kseries boot` as a cell, its candidate (else its first
 // kernel) as the series.
-RunCell boot_cell(const nlohmann::json& session, const fs::path& dir, const std::string& suffix,
+RunCell boot_cell(const nlohmann::json& session, const fs::path& dir, const std::string& variant,
                   RunRecord& run) {
   RunCell cell;
-  cell.cell = session.value("target", "?") + " " + session.value("case", "?") + suffix;
+  cell.cell =
+      results::CellId::session(session.value("target", "?"), session.value("case", "?"), variant)
+          .to_string();
   const bool failed = session.value("failed", false);
   cell.status = failed ? "fail" : "pass";
   cell.dir = dir;
@@ -143,7 +142,7 @@ RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
     // --clock both: one session per clock, each in its own directory.
     for (const auto& [clock, session] : json.items()) {
       if (session.is_object()) {
-        run.cells.push_back(boot_cell(session, run_dir / clock, " (" + clock + ")", run));
+        run.cells.push_back(boot_cell(session, run_dir / clock, clock, run));
       }
     }
   }
@@ -161,26 +160,31 @@ RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
 
 }  // namespace
 
+std::optional<results::CellId> RunCell::id() const { return results::CellId::parse(cell); }
+
 std::string RunCell::target() const {
-  const auto space = cell.find(' ');
-  if (cell.rfind("per-patch ", 0) == 0 || space == std::string::npos) {
-    return cell.rfind("per-patch ", 0) == 0 ? cell.substr(10) : "";
-  }
-  return cell.substr(0, space);
+  const auto parsed = id();
+  return parsed && parsed->stage == results::Stage::k_per_patch ? parsed->target
+         : parsed && parsed->stage == results::Stage::k_session ? parsed->target
+                                                                : "";
 }
 
 std::string RunCell::test_case() const {
-  const auto space = cell.find(' ');
-  if (cell.rfind("per-patch ", 0) == 0 || space == std::string::npos) {
-    return "";
-  }
-  const std::string rest = cell.substr(space + 1);
-  return rest.substr(0, rest.find(' '));
+  const auto parsed = id();
+  return parsed && parsed->stage == results::Stage::k_session ? parsed->test_case : "";
 }
 
 std::string RunCell::property(const std::string& key) const {
   const auto it = properties.find(key);
   return it == properties.end() ? "" : it->second;
+}
+
+std::string RunCell::patch_fact(int patch, results::PatchFact fact) const {
+  return results::patch_fact(properties, patch, fact);
+}
+
+std::string RunCell::kernel_fact(const std::string& role, results::KernelFact fact) const {
+  return results::kernel_fact(properties, role, fact);
 }
 
 std::string RunCell::subject_kernel() const {
@@ -254,7 +258,7 @@ RunRecord load_run(const fs::path& run_dir) {
     }
   };
   if (fs::is_regular_file(run_dir / "gate.json")) {
-    return load(run_dir / "gate.json", load_gate);
+    return load_gate(run_dir);
   }
   if (fs::is_regular_file(run_dir / "results.json")) {
     return load(run_dir / "results.json", load_boot);

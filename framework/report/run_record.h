@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "results/cell_id.h"
+#include "results/facts.h"
+#include "results/gate_record.h"
+
 namespace kseries::report {
 
 struct RunPatch {
@@ -28,7 +32,9 @@ struct RunSeries {
   bool judged = false;
   bool ok = false;
   bool known_bad = false;
-  std::vector<std::string> lines;  // the verdict's reasons
+  std::vector<std::string> lines;  // the verdict's reasons, for people
+  // Each cell as the verdict judged it (xfail: an expected failure held).
+  std::vector<results::CellVerdict> outcomes{};
 };
 
 struct RunCell {
@@ -42,11 +48,17 @@ struct RunCell {
   std::filesystem::path dir;  // its logs ("" when it has none)
   nlohmann::json session;     // its results.json, or null
   bool booted = false;        // results.json, or a console log, in its directory
+  // The cell as a value (results/cell_id.h); nullopt for a word no stage
+  // writes.
+  std::optional<results::CellId> id() const;
   // "pmem memmap-timing" -> target "pmem", case "memmap-timing"; stages
   // ("apply", "checkpatch", "per-patch pmem") have no case.
   std::string target() const;
   std::string test_case() const;
   std::string property(const std::string& key) const;  // "" when absent
+  // The cell's typed facts (results/facts.h), "" when absent.
+  std::string patch_fact(int patch, results::PatchFact fact) const;
+  std::string kernel_fact(const std::string& role, results::KernelFact fact) const;
   // The session's kernel the cell is about (its series, else the candidate)
   // and the one it was compared with (base or reference; "" when alone).
   // Sessions written before kernels had roles: the kernel that is not the

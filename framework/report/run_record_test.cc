@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "run/gate_cells.h"
+#include "results/gate_record.h"
 #include "testing/temp_dir.h"
 
 namespace kseries::report {
@@ -16,24 +16,24 @@ TEST(RunRecordTest, ReadsTheGateStoreAndEachCellsResults) {
   testing::put_file(cell_dir / "results.json",
                     R"({"case": "demo", "kernels": {"s/v2": {"role": "candidate"}}})");
   {
-    run::CellStore store(tmp.path() / "gate.json");
+    results::CellStore store(tmp.path() / "gate.json");
     store.set_base(std::string(40, 'a'), "base/toy");
     store.describe({"s/v2", "/series/s/v2", {{"/series/s/v2/1.patch", "s: one", "ab"}}, {}});
     store.record({"s/v2",
                   "apply",
-                  run::CellStatus::k_pass,
+                  results::Outcome::k_pass,
                   "1 applied",
                   "",
                   0.5,
                   {{"patch.1.apply", "applied"}}});
     store.record({"s/v2",
                   "toy demo",
-                  run::CellStatus::k_fail,
+                  results::Outcome::k_fail,
                   "slower",
                   "slower\n",
                   9,
                   {{"run_dir", cell_dir.string()}}});
-    store.record({"s/v2", "nopmem demo", run::CellStatus::k_skip, "lacks pmem", "", 0, {}});
+    store.record({"s/v2", "nopmem demo", results::Outcome::k_skip, "lacks pmem", "", 0, {}});
     store.judge({"s/v2", false, false, {"FAILED toy demo: slower"}});
     store.finish(false, false, {{"apply", 0.5}});
   }
@@ -63,8 +63,8 @@ TEST(RunRecordTest, ReadsTheGateStoreAndEachCellsResults) {
 TEST(RunRecordTest, AGateCutOffBeforeItsEndIsNotFinished) {
   testing::TempDir tmp;
   {
-    run::CellStore store(tmp.path() / "gate.json");
-    store.record({"s/v2", "apply", run::CellStatus::k_pass, "", "", 0, {}});
+    results::CellStore store(tmp.path() / "gate.json");
+    store.record({"s/v2", "apply", results::Outcome::k_pass, "", "", 0, {}});
   }
   const auto run = load_run(tmp.path());
   EXPECT_FALSE(run.finished);

@@ -1,5 +1,7 @@
 #include "testing/sample_run.h"
 
+#include "results/facts.h"
+
 namespace kseries::testing {
 
 using json = nlohmann::json;
@@ -131,36 +133,45 @@ report::RunRecord sample_gate_run(const std::string& subject) {
        true,
        true,
        true,
-       {"expected failure holds: toy memmap-equivalence: field flags"}});
+       {"expected failure holds: toy memmap-equivalence: field flags"},
+       {{"apply", results::Outcome::k_pass},
+        {"toy memmap-equivalence", results::Outcome::k_xfail},
+        {"kasan memmap-equivalence", results::Outcome::k_fail}}});
 
   auto apply = cell("demo/v2", "apply", "pass", "2 patch(es) applied");
-  apply.properties = {
-      {"tip", std::string(40, 'c')}, {"patch.1.apply", "applied"}, {"patch.2.apply", "applied"}};
+  apply.properties = {{"tip", std::string(40, 'c')},
+                      {results::patch_fact_key(1, results::PatchFact::k_apply), "applied"},
+                      {results::patch_fact_key(2, results::PatchFact::k_apply), "applied"}};
   run.cells.push_back(apply);
   auto checkpatch = cell("demo/v2", "checkpatch", "pass", "0 error(s), 1 warning(s)");
   checkpatch.detail = "patch 1/2 '" + subject + "': WARNING:TODO: a TODO was added\n";
-  checkpatch.properties = {{"patch.1.errors", "0"},   {"patch.1.warnings", "1"},
-                           {"patch.1.checks", "0"},   {"patch.2.errors", "0"},
-                           {"patch.2.warnings", "0"}, {"patch.2.checks", "0"}};
+  checkpatch.properties = {{results::patch_fact_key(1, results::PatchFact::k_errors), "0"},
+                           {results::patch_fact_key(1, results::PatchFact::k_warnings), "1"},
+                           {results::patch_fact_key(1, results::PatchFact::k_checks), "0"},
+                           {results::patch_fact_key(2, results::PatchFact::k_errors), "0"},
+                           {results::patch_fact_key(2, results::PatchFact::k_warnings), "0"},
+                           {results::patch_fact_key(2, results::PatchFact::k_checks), "0"}};
   run.cells.push_back(checkpatch);
   auto per_patch = cell("demo/v2", "per-patch toy", "pass", "every patch builds (2)");
   per_patch.detail = "patch 2/2 adds a warning: a.c: unused variable 'x'\n";
-  per_patch.properties = {{"patch.1.build", "built"},
-                          {"patch.1.seconds", "12.5"},
-                          {"patch.1.log", "/runs/r1/build-demo-v2-toy-1.log"},
-                          {"patch.1.warnings", "3"},
-                          {"patch.1.new_warnings", "0"},
-                          {"patch.2.build", "built"},
-                          {"patch.2.seconds", "4"},
-                          {"patch.2.warnings", "4"},
-                          {"patch.2.new_warnings", "1"}};
+  per_patch.properties = {
+      {results::patch_fact_key(1, results::PatchFact::k_build), "built"},
+      {results::patch_fact_key(1, results::PatchFact::k_seconds), "12.5"},
+      {results::patch_fact_key(1, results::PatchFact::k_log), "/runs/r1/build-demo-v2-toy-1.log"},
+      {results::patch_fact_key(1, results::PatchFact::k_warnings), "3"},
+      {results::patch_fact_key(1, results::PatchFact::k_new_warnings), "0"},
+      {results::patch_fact_key(2, results::PatchFact::k_build), "built"},
+      {results::patch_fact_key(2, results::PatchFact::k_seconds), "4"},
+      {results::patch_fact_key(2, results::PatchFact::k_warnings), "4"},
+      {results::patch_fact_key(2, results::PatchFact::k_new_warnings), "1"}};
   run.cells.push_back(per_patch);
   auto timing = cell("demo/v2", "toy memmap-timing", "pass", "4 testcase(s) pass");
   timing.dir = "/runs/r1/cells/t";
-  timing.properties = {{"run_dir", "/runs/r1/cells/t"},
-                       {"build.candidate.kernel", "k1"},
-                       {"build.candidate.seconds", "300"},
-                       {"build.candidate.compiler", "gcc 12.2"}};
+  timing.properties = {
+      {"run_dir", "/runs/r1/cells/t"},
+      {results::kernel_fact_key("candidate", results::KernelFact::k_kernel), "k1"},
+      {results::kernel_fact_key("candidate", results::KernelFact::k_seconds), "300"},
+      {results::kernel_fact_key("candidate", results::KernelFact::k_compiler), "gcc 12.2"}};
   timing.session = timing_session("demo/v2");
   timing.booted = true;
   run.cells.push_back(timing);
@@ -172,7 +183,9 @@ report::RunRecord sample_gate_run(const std::string& subject) {
                           "oracle devdax-mem #1: fast path differs: first: field flags at pfn "
                           "0x100003");
   equivalence.dir = "/runs/r1/cells/e";
-  equivalence.properties = {{"run_dir", "/runs/r1/cells/e"}, {"build.candidate.kernel", "k2"}};
+  equivalence.properties = {
+      {"run_dir", "/runs/r1/cells/e"},
+      {results::kernel_fact_key("candidate", results::KernelFact::k_kernel), "k2"}};
   equivalence.session = equivalence_session("demo/bad");
   equivalence.booted = true;
   run.cells.push_back(equivalence);

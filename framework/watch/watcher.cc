@@ -175,10 +175,10 @@ void gate(const WatchRequest& request, WatchServices& services,
   s.verdict = verdict;
   for (const auto& cell : result.cells) {
     if (cell.series != name ||
-        (cell.status != run::CellStatus::k_fail && cell.status != run::CellStatus::k_error)) {
+        (cell.status != results::Outcome::k_fail && cell.status != results::Outcome::k_error)) {
       continue;
     }
-    std::string text = "  " + run::cell_status_name(cell.status) + " " + cell.cell + ": " +
+    std::string text = "  " + results::outcome_name(cell.status) + " " + cell.cell + ": " +
                        cell.summary.substr(0, 300) + "\n";
     int lines = 0;
     for (const auto line : split_lines(cell.detail)) {

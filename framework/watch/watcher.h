@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "run/gate.h"
-#include "run/session.h"
+#include "gate/gate.h"
+#include "session/session.h"
 #include "sys/process.h"
 #include "watch/match.h"
 

@@ -1,0 +1,887 @@
+#include "gate/gate.h"
+#include "gate/per_patch_timing.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cases/case_def.h"
+#include "core/error.h"
+#include "gate/checkpatch.h"
+#include "gate/expectations.h"
+#include "gate/revision_regression.h"
+#include "gate/series_name.h"
+#include "git/apply.h"
+#include "kernel/target.h"
+#include "oracle/sha256.h"
+#include "report/run_record.h"
+#include "results/facts.h"
+#include "series/revision_identity.h"
+#include "series/series_chain.h"
+#include "session/kernel_plan.h"
+#include "session/session_runner.h"
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string file_safe(std::string name) {
+  for (char& c : name) {
+    c = (c == '/' || c == ' ') ? '-' : c;
+  }
+  return name;
+}
+
+// Every file below DIR (sorted, by path relative to it) and its bytes: a
+// case's guest script, modules and config are part of its cell's work.
+void add_tree(std::string& text, const fs::path& dir) {
+  if (!fs::is_directory(dir)) {
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    text += "file " + fs::relative(file, dir).string() + "\n" +
+            oracle::sha256_hex(read_file(file)) + "\n";
+  }
+}
+
+// One series through the stages; cells go to the store as they finish.
+class SeriesGate {
+ public:
+  SeriesGate(const GateRequest& request, GateServices& services, results::CellStore& store,
+             Status& status, std::map<std::string, double>& time,
+             std::vector<GatedRevision>& revisions)
+      : m_request(request),
+        m_services(services),
+        m_store(store),
+        m_status(status),
+        m_time(time),
+        m_revisions(revisions) {}
+
+  void run(const fs::path& dir) {
+    const auto start = Clock::now();
+    m_index =
+        static_cast<std::size_t>(std::find(m_request.series.begin(), m_request.series.end(), dir) -
+                                 m_request.series.begin());
+    std::vector<std::unique_ptr<Series>> chain;
+    try {
+      chain = load_series_chain(dir);
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::k_interrupted) {
+        throw;  // cut while reading it (a FIFO): the gate stops, as between series
+      }
+      // Named as a loaded series would be: a stable test identity, the path
+      // (which differs on every CI runner) only as a property.
+      m_name = unloaded_series_name(dir);
+      record({m_name,
+              results::CellId::apply().to_string(),
+              results::Outcome::k_error,
+              e.what(),
+              e.what(),
+              0,
+              {{"series_dir", dir.string()}}});
+      return;
+    }
+    m_name = chain.back()->name;
+    m_identity = revision_identity(*chain.back()).label();
+    m_revisions.push_back(gated_revision(*chain.back()));
+    describe(*chain.back());
+    const auto applied = apply(chain, start);
+    m_time[gate_time_stage(results::CellId::apply())] += since(start);
+    if (!applied) {
+      return;
+    }
+    checkpatch(*chain.back(), *applied->tip);
+    per_patch(*chain.back(), *applied);
+    for (const auto& cell : m_request.matrix.cells) {
+      run_cell(cell, *applied->tip);
+    }
+    per_patch_timing(*chain.back(), *applied);
+  }
+
+  const std::string& name() const { return m_name; }
+  const std::string& identity() const { return m_identity; }
+
+ private:
+  // What a cell's verdict depends on, as one hash: the tip commit (the
+  // series' patches and the base they apply onto), the target file and its
+  // fragments (the toolchain is the target's `compiler:`), the case's files,
+  // the cell's options, accel and clock. --resume reused cells by series
+  // and cell name: after the patches changed to a build break, the resumed
+  // gate still said PASS.
+  std::string work_key(const std::string& cell, const git_oid& tip,
+                       const std::optional<std::string>& target,
+                       const std::optional<std::string>& test_case,
+                       const std::string& options) const {
+    std::string text = "cell " + cell + "\ntip " + git::to_hex(tip) + "\nbase " +
+                       git::to_hex(m_request.base) + "\noptions " + options + "\naccel " +
+                       std::to_string(static_cast<int>(m_request.accel)) + "\nclock " +
+                       m_request.clock + "\n";
+    if (target) {
+      const auto loaded = kernel::load_target(m_request.configs, *target);
+      text += "target " + oracle::sha256_hex(read_file(loaded.file)) + "\n";
+      for (const auto& fragment : loaded.fragments) {
+        text += "fragment " + fragment.filename().string() + " " +
+                oracle::sha256_hex(read_file(fragment)) + "\n";
+      }
+    }
+    if (test_case) {
+      add_tree(text, m_request.testcases / *test_case);
+      add_tree(text, m_request.testcases / "lib");
+    }
+    return oracle::sha256_hex(text);
+  }
+
+  // A cell finished before (--resume) is taken as it was, when it was the
+  // same work (work_key); else it runs again.
+  bool reuse(const std::string& cell, const std::string& work) {
+    m_work[cell] = work;
+    if (m_request.share && !m_request.share->contains(cell)) {
+      return true;  // another shard's cell: it runs there
+    }
+    const results::CellResult* before = m_store.previous(m_name, cell);
+    if (before) {
+      const auto it = before->properties.find("work");
+      if (it == before->properties.end() || it->second != work) {
+        m_status.progress("gate " + m_name + ": " + cell +
+                          ": not reused from the resumed run (its patches, base, target, "
+                          "toolchain or testcase changed)");
+        before = nullptr;
+      }
+    }
+    if (before) {
+      m_status.progress("gate " + m_name + ": " + cell + ": " +
+                        results::outcome_name(before->status) + " (reused from the resumed run)");
+      m_store.record(*before);
+      m_store.count_reused();
+      return true;
+    }
+    return false;
+  }
+
+  // The series' own patches for the reports: each file and its sha256. The
+  // messages of an mbox (or of anything that is not a regular file in a
+  // series directory: a FIFO reads once) are written out one per file (the
+  // form KCIDB's patchset takes), as checkpatch reads them; nothing is read
+  // from the source a second time.
+  void describe(const Series& series) {
+    results::SeriesRecord record{m_name, series.source.string(), {}, std::nullopt};
+    const bool directory = fs::is_directory(series.source);
+    for (std::size_t i = 0; i < series.patches.size(); ++i) {
+      const auto& patch = series.patches[i];
+      fs::path file = patch.file;
+      std::string text;
+      if (directory && fs::is_regular_file(file)) {
+        text = read_file(file);
+      } else {
+        file =
+            m_request.run_dir / "patches" / file_safe(m_name) / (std::to_string(i + 1) + ".patch");
+        fs::create_directories(file.parent_path());
+        text = "From: " + patch.author.name + " <" + patch.author.email + ">\nSubject: [PATCH " +
+               std::to_string(i + 1) + "/" + std::to_string(series.patches.size()) + "] " +
+               patch.subject.title + "\n\n" + patch.body + "\n---\n" + patch.diff;
+        write_file(file, text);
+      }
+      record.patches.push_back({file.string(), patch.subject.title, oracle::sha256_hex(text)});
+    }
+    m_store.describe(std::move(record));
+  }
+
+  void record(results::CellResult cell) {
+    if (m_request.share && !m_request.share->contains(cell.cell)) {
+      return;  // apply runs everywhere (the tip is needed), recorded by one shard
+    }
+    if (const auto it = m_work.find(cell.cell); it != m_work.end()) {
+      cell.properties["work"] = it->second;
+    }
+    m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
+                      results::outcome_name(cell.status) +
+                      (cell.summary.empty() ? "" : ": " + cell.summary.substr(0, 200)));
+    if (cell.status == results::Outcome::k_fail || cell.status == results::Outcome::k_error) {
+      reproducer(cell);
+    }
+    m_store.record(std::move(cell));
+  }
+
+  // A failing or erring cell's directory gets reproduce.sh (gate/reproducer.h).
+  void reproducer(results::CellResult& cell) {
+    if (m_request.reproduce.series.empty() || cell.properties.count("reproduce")) {
+      return;  // a gate not driven by the command line; a reused cell has its own
+    }
+    const MatrixCell* matrix_cell = nullptr;
+    for (const auto& c : m_request.matrix.cells) {
+      matrix_cell = results::CellId::session(c.target, c.test_case).to_string() == cell.cell
+                        ? &c
+                        : matrix_cell;
+    }
+    bool timing = false;
+    if (matrix_cell) {
+      try {
+        const auto test_case = cases::load_case(m_request.testcases, matrix_cell->test_case);
+        timing = find_oracle(test_case.oracle) == nullptr;
+      } catch (const Error&) {
+        timing = false;  // the case did not load: the cell says so
+      }
+    }
+    const fs::path dir = cell.properties.count("run_dir")
+                             ? fs::path(cell.properties.at("run_dir"))
+                             : m_request.run_dir / "cells" / file_safe(m_name + "-" + cell.cell);
+    const auto file = write_reproducer(
+        dir, cell.series, cell.cell, results::outcome_name(cell.status) + ": " + cell.summary,
+        reproduce_commands(m_request.reproduce, m_index, cell.cell, matrix_cell, timing));
+    cell.properties["reproduce"] = file.string();
+  }
+
+  // START: when the series began loading; the apply cell's seconds are the
+  // gate's "apply" time, so a merge of shards sums what one gate measures.
+  std::optional<git::ApplyResult> apply(const std::vector<std::unique_ptr<Series>>& chain,
+                                        Clock::time_point start) {
+    git::ApplyRequest request;
+    request.base = m_request.base;
+    request.base_label = m_request.base_label;
+    for (const auto& series : chain) {
+      request.chain.push_back(series.get());
+    }
+    auto applied = git::apply_chain(m_services.store, request);
+    results::CellResult cell{
+        m_name, results::CellId::apply().to_string(), results::Outcome::k_pass, "", "", 0, {}};
+    const std::size_t own = chain.back()->patches.size();
+    for (std::size_t i = applied.outcomes.size() - std::min(own, applied.outcomes.size());
+         i < applied.outcomes.size(); ++i) {
+      const auto& outcome = applied.outcomes[i];
+      const int patch = outcome.index + 1;
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_apply,
+                              outcome.status == git::PatchStatus::k_applied  ? "applied"
+                              : outcome.status == git::PatchStatus::k_failed ? "failed"
+                                                                             : "not attempted");
+      if (outcome.status == git::PatchStatus::k_applied) {
+        results::set_patch_fact(cell.properties, patch, results::PatchFact::k_commit,
+                                git::to_hex(outcome.commit));
+      }
+    }
+    if (!applied.complete || !applied.tip) {
+      cell.status = results::Outcome::k_fail;
+      for (const auto& outcome : applied.outcomes) {
+        if (outcome.status == git::PatchStatus::k_failed) {
+          cell.summary = outcome.label + " does not apply";
+          cell.detail += outcome.label + " does not apply:\n" + outcome.failure + "\n";
+        }
+      }
+      cell.seconds = since(start);
+      record(std::move(cell));
+      return std::nullopt;
+    }
+    cell.summary = std::to_string(chain.back()->patches.size()) + " patch(es) applied onto " +
+                   m_request.base_label;
+    cell.properties["tip"] = git::to_hex(*applied.tip);
+    cell.seconds = since(start);
+    record(std::move(cell));
+    return applied;
+  }
+
+  void checkpatch(const Series& series, const git_oid& tip) {
+    const std::string cell_name = results::CellId::checkpatch().to_string();
+    if (reuse(cell_name, work_key(cell_name, tip, std::nullopt, std::nullopt, ""))) {
+      return;
+    }
+    const auto start = Clock::now();
+    Checkpatch checker(m_services.store, m_request.base, m_request.run_dir / "checkpatch",
+                       m_services.runner);
+    results::CellResult cell{
+        m_name, results::CellId::checkpatch().to_string(), results::Outcome::k_pass, "", "", 0, {}};
+    int errors = 0, warnings = 0;
+    for (std::size_t i = 0; i < series.patches.size(); ++i) {
+      const auto report =
+          checker.check(series.patches[i], file_safe(m_name) + "-" + std::to_string(i + 1));
+      if (!report.ran) {
+        cell.status = results::Outcome::k_skip;
+        cell.summary = report.why_not;
+        break;
+      }
+      errors += report.errors;
+      warnings += report.warnings;
+      const int patch = i + 1;
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_errors,
+                              std::to_string(report.errors));
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_warnings,
+                              std::to_string(report.warnings));
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_checks,
+                              std::to_string(report.checks));
+      for (const auto& line : report.lines) {
+        cell.detail += series.label(i) + ": " + line + "\n";
+      }
+    }
+    if (cell.status == results::Outcome::k_pass) {
+      // Style is the maintainer's call: reported, never fatal.
+      cell.summary = std::to_string(errors) + " error(s), " + std::to_string(warnings) +
+                     " warning(s) from the tree's checkpatch.pl (reported, not fatal)";
+    }
+    cell.seconds = since(start);
+    m_time[gate_time_stage(results::CellId::checkpatch())] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  void per_patch(const Series& series, const git::ApplyResult& applied) {
+    if (!m_request.matrix.per_patch_target) {
+      return;
+    }
+    const std::string cell_name =
+        results::CellId::per_patch(*m_request.matrix.per_patch_target).to_string();
+    if (reuse(cell_name, work_key(cell_name, *applied.tip, *m_request.matrix.per_patch_target,
+                                  std::nullopt, ""))) {
+      return;
+    }
+    const auto start = Clock::now();
+    const auto target = kernel::load_target(m_request.configs, *m_request.matrix.per_patch_target);
+    results::CellResult cell{m_name, cell_name, results::Outcome::k_pass, "", "", 0, {}};
+    const std::size_t first = applied.outcomes.size() - series.patches.size();
+    std::size_t broken = 0;
+    // Warnings a patch adds: against the build before it (the base's, when
+    // that kernel is in the cache).
+    std::optional<std::set<std::string>> before;
+    if (const auto base = m_services.builder.find(target, m_request.base)) {
+      before.emplace(base->warnings.begin(), base->warnings.end());
+    }
+    for (std::size_t i = first; i < applied.outcomes.size(); ++i) {
+      const auto& outcome = applied.outcomes[i];
+      const std::string label =
+          std::to_string(outcome.index + 1) + "/" + std::to_string(outcome.total);
+      m_status.progress("gate " + m_name + ": build " + target.name + " after patch " + label);
+      const fs::path log = m_request.run_dir / ("build-" + file_safe(m_name) + "-" + target.name +
+                                                "-" + std::to_string(outcome.index + 1) + ".log");
+      const auto built =
+          m_services.builder.build({.target = &target,
+                                    .commit = outcome.commit,
+                                    .log = log,
+                                    .progress = [&](const std::string& text) {
+                                      m_status.progress(m_name + " " + label + ": " + text);
+                                    }});
+      const int patch = outcome.index + 1;
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_build,
+                              built.status == kernel::StepStatus::k_built    ? "built"
+                              : built.status == kernel::StepStatus::k_cached ? "cached"
+                              : built.status == kernel::StepStatus::k_not_constructible
+                                  ? "not constructible"
+                                  : "failed");
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_seconds,
+                              std::to_string(built.seconds));
+      if (fs::exists(log)) {
+        results::set_patch_fact(cell.properties, patch, results::PatchFact::k_log, log.string());
+      }
+      if (built.kernel) {
+        const std::set<std::string> now(built.kernel->warnings.begin(),
+                                        built.kernel->warnings.end());
+        results::set_patch_fact(cell.properties, patch, results::PatchFact::k_warnings,
+                                std::to_string(now.size()));
+        if (before) {
+          std::size_t added = 0;
+          for (const auto& warning : now) {
+            if (!before->count(warning)) {
+              ++added;
+              cell.detail += "patch " + label + " adds a warning: " + warning + "\n";
+            }
+          }
+          results::set_patch_fact(cell.properties, patch, results::PatchFact::k_new_warnings,
+                                  std::to_string(added));
+        }
+        before = now;
+      } else {
+        before.reset();
+      }
+      if (!built.kernel) {
+        ++broken;
+        cell.detail +=
+            "patch " + label + " '" + outcome.subject + "' does not build" +
+            (built.status == kernel::StepStatus::k_not_constructible ? " (target not constructible)"
+                                                                     : "") +
+            ":\n";
+        for (const auto& error : built.errors) {
+          cell.detail +=
+              "  " + error.file + ":" + std::to_string(error.line) + ": " + error.message + "\n";
+        }
+        if (cell.summary.empty()) {
+          cell.summary = "patch " + label + " '" + outcome.subject + "' does not build";
+        }
+      }
+    }
+    if (broken > 0) {
+      cell.status = results::Outcome::k_fail;
+      cell.summary += " (" + std::to_string(broken) + " of " +
+                      std::to_string(series.patches.size()) + " patches break the build)";
+    } else {
+      cell.summary = "every patch builds (" + std::to_string(series.patches.size()) + ")";
+    }
+    cell.seconds = since(start);
+    m_time[gate_time_stage(results::CellId::per_patch(""))] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  // A session of MATRIX_CELL's target and case, in RUN_DIR (no kernels yet).
+  SessionRequest cell_request(const MatrixCell& matrix_cell, const fs::path& run_dir) const {
+    SessionRequest request;
+    request.target = kernel::load_target(m_request.configs, matrix_cell.target);
+    request.test_case = cases::load_case(m_request.testcases, matrix_cell.test_case);
+    request.testcases = m_request.testcases;
+    request.case_options.setups = matrix_cell.setups;
+    request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
+    request.accel = m_request.accel;
+    request.clock = m_request.clock;
+    request.memory = m_request.memory;
+    request.reuse_baseline_boots = m_request.reuse_base_boots;
+    request.reuse_every_boot = m_request.reuse_boots;
+    request.run_dir = run_dir;
+    fs::create_directories(run_dir);
+    return request;
+  }
+
+  // per-patch-timing: the base and every prefix booted on their own, then
+  // each prefix against the base and against the one before it.
+  void per_patch_timing(const Series& series, const git::ApplyResult& applied) {
+    if (!m_request.matrix.per_patch_timing) {
+      return;
+    }
+    const auto& spec = *m_request.matrix.per_patch_timing;
+    const std::string cell_name =
+        results::CellId::per_patch_timing(spec.target, spec.test_case).to_string();
+    std::string options = "rebinds=" + std::to_string(spec.rebinds.value_or(30));
+    for (const auto& setup : spec.setups.value_or(std::vector<std::string>{})) {
+      options += " setup=" + setup;
+    }
+    if (reuse(cell_name, work_key(cell_name, *applied.tip, spec.target, spec.test_case, options))) {
+      return;
+    }
+    const auto start = Clock::now();
+    results::CellResult cell{m_name, cell_name, results::Outcome::k_pass, "", "", 0, {}};
+    try {
+      std::vector<PrefixTiming> prefixes;
+      const std::size_t first = applied.outcomes.size() - series.patches.size();
+      const fs::path dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
+      for (std::size_t i = first; i <= applied.outcomes.size(); ++i) {
+        const bool base = i == first;
+        const auto& outcome = applied.outcomes[base ? i : i - 1];
+        const std::string label = base ? "base"
+                                       : std::to_string(outcome.index + 1) + "/" +
+                                             std::to_string(outcome.total) + " " + outcome.subject;
+        m_status.progress("gate " + m_name + ": per-patch timing: " + label);
+        auto request =
+            cell_request(spec, dir / (base ? "base" : std::to_string(outcome.index + 1)));
+        request.kernels.push_back(
+            {base ? KernelRole::k_base : KernelRole::k_candidate,
+             label,
+             base ? (first == 0 ? m_request.base : applied.outcomes[first - 1].commit)
+                  : outcome.commit,
+             {},
+             {},
+             0,
+             {}});
+        Services services{m_services.builder, m_services.runner, m_services.workdir_root};
+        auto result = run_session(std::move(request), services, m_status);
+        if (result.end != SessionEnd::k_booted || result.report.failed) {
+          cell.status = results::Outcome::k_error;
+          cell.summary =
+              label + ": " +
+              (result.end == SessionEnd::k_booted ? "the boot failed (" + dir.string() + ")"
+                                                  : result.why.substr(0, result.why.find('\n')));
+          break;
+        }
+        prefixes.push_back({label, std::move(result.kernels.front().timing)});
+      }
+      if (cell.status == results::Outcome::k_pass) {
+        const auto table = render_per_patch_timing(prefixes);
+        cell.detail = table.text;
+        std::string tip;
+        for (const auto& change : table.tip_changes) {
+          tip += (tip.empty() ? "" : ", ") + change;
+        }
+        cell.summary = "per-patch " + table.metric + " of " +
+                       std::to_string(series.patches.size()) +
+                       " prefixes (the table in the detail); the tip against the base: " +
+                       (tip.empty() ? "n/a" : tip);
+        m_status.progress("gate " + m_name + ":\n" + table.text);
+      }
+    } catch (const Error& e) {
+      cell.status = results::Outcome::k_error;
+      cell.summary = e.what();
+      if (e.kind() == ErrorKind::k_interrupted) {
+        record(std::move(cell));
+        throw;
+      }
+    }
+    cell.seconds = since(start);
+    m_time[gate_time_stage(results::CellId::per_patch_timing("", ""))] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  void run_cell(const MatrixCell& matrix_cell, const git_oid& tip) {
+    const std::string cell_name =
+        results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string();
+    std::string options = "rebinds=" + std::to_string(matrix_cell.rebinds.value_or(30));
+    for (const auto& setup : matrix_cell.setups.value_or(std::vector<std::string>{})) {
+      options += " setup=" + setup;
+    }
+    if (reuse(cell_name,
+              work_key(cell_name, tip, matrix_cell.target, matrix_cell.test_case, options))) {
+      return;
+    }
+    const auto start = Clock::now();
+    results::CellResult cell{m_name, cell_name, results::Outcome::k_error, "", "", 0, {}};
+    try {
+      auto request = cell_request(
+          matrix_cell, m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name));
+      cell.properties["run_dir"] = request.run_dir.string();
+      // Timing cells are judged against the base (session/kernel_plan.h).
+      const Pairing pairing{.oracle = find_oracle(request.test_case.oracle), .judge_timing = true};
+      for (const KernelRole role : session_roles(pairing)) {
+        const bool candidate = role == KernelRole::k_candidate;
+        request.kernels.push_back({.role = role,
+                                   .name = candidate ? m_name : "base",
+                                   .commit = candidate ? tip : m_request.base});
+      }
+      Services services{m_services.builder, m_services.runner, m_services.workdir_root};
+      const fs::path cell_dir = request.run_dir;
+      auto outcome = run_session(std::move(request), services, m_status);
+      fill(cell, outcome);
+      // The session's own results beside its logs, as `kseries boot` leaves
+      // them: the HTML and KCIDB renderers read the samples from there.
+      if (outcome.end == SessionEnd::k_booted) {
+        write_file(
+            cell_dir / "results.json",
+            outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                "\n");
+      }
+      for (const auto& kernel : outcome.kernels) {
+        if (kernel.build.key.empty()) {
+          continue;
+        }
+        const std::string role = role_name(kernel.role);
+        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_kernel,
+                                 kernel.build.key);
+        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_seconds,
+                                 std::to_string(kernel.build.seconds));
+        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_compiler,
+                                 kernel.build.compiler);
+        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_arch,
+                                 kernel.build.arch);
+        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_warnings,
+                                 std::to_string(kernel.build.warnings.size()));
+        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_commit,
+                                 git::to_hex(kernel.commit));
+      }
+    } catch (const Error& e) {
+      cell.status = results::Outcome::k_error;
+      cell.summary = e.what();
+      cell.detail = e.what();
+      if (e.kind() == ErrorKind::k_interrupted) {
+        // Recorded (an error is never reused by --resume), then the gate stops.
+        cell.seconds = since(start);
+        m_time[gate_time_stage(results::CellId::session("", ""))] += cell.seconds;
+        record(std::move(cell));
+        throw;
+      }
+    }
+    cell.seconds = since(start);
+    m_time[gate_time_stage(results::CellId::session("", ""))] += cell.seconds;
+    record(std::move(cell));
+  }
+
+  static void fill(results::CellResult& cell, const SessionOutcome& outcome) {
+    switch (outcome.end) {
+      case SessionEnd::k_skipped:
+        cell.status = results::Outcome::k_skip;
+        cell.summary = outcome.why;
+        return;
+      case SessionEnd::k_not_built:
+        cell.status = results::Outcome::k_fail;
+        cell.summary = outcome.why.substr(0, outcome.why.find('\n'));
+        cell.detail = outcome.why;
+        return;
+      case SessionEnd::k_booted:
+        break;
+    }
+    const auto& report = outcome.report;
+    cell.status = report.failed ? results::Outcome::k_fail : results::Outcome::k_pass;
+    for (const auto& test : report.suite.cases) {
+      if (test.status == report::CaseStatus::k_failed) {
+        const std::string line = test.classname + " " + test.name + ": " + test.message;
+        cell.detail += line + "\n" + test.detail.substr(0, 2000) + "\n";
+        if (cell.summary.empty()) {
+          cell.summary = line;
+        }
+      }
+    }
+    if (cell.status == results::Outcome::k_pass) {
+      // Booted, but the guest skipped everything it was asked: not a pass.
+      if (report::only_boots_ran(report.suite)) {
+        cell.status = results::Outcome::k_skip;
+      }
+      cell.summary = report::tally_cases(report.suite);
+    }
+    cell.detail += report.text;
+  }
+
+  const GateRequest& m_request;
+  GateServices& m_services;
+  results::CellStore& m_store;
+  Status& m_status;
+  std::map<std::string, double>& m_time;
+  std::vector<GatedRevision>& m_revisions;
+  std::string m_name;
+  std::string m_identity;
+  std::size_t m_index = 0;  // in m_request.series (and m_request.reproduce.series)
+  std::map<std::string, std::string> m_work;  // cell -> its work_key
+};
+
+// With --shard, RUN_DIR/shard.json: the plan with the series named so far
+// (by the gate's one load of each; the rest by their directories until
+// then), the revisions for the merge's comparison, and whether it finished.
+std::string write_shard(const GateRequest& request, const std::vector<PlanSeries>& named,
+                        const std::vector<GatedRevision>& revisions, bool finished) {
+  if (!request.share) {
+    return "";
+  }
+  std::vector<PlanSeries> series = named;
+  for (std::size_t i = named.size(); i < request.series.size(); ++i) {
+    series.push_back({unloaded_series_name(request.series[i]), request.series[i], std::nullopt});
+  }
+  ShardRecord record{make_plan(request.matrix, std::move(series), request.share->plan.shards),
+                     request.share->index,
+                     git::to_hex(request.base),
+                     request.run_dir,
+                     revisions,
+                     finished};
+  write_shard_record(record);
+  return record.plan.id;
+}
+
+// reproduce.sh for a revision-regression cell: the newer revision booted
+// against the older on the cell that was slower.
+void reproduce_finding(const GateRequest& request,
+                       const std::vector<results::SeriesVerdict>& verdicts, std::size_t newer,
+                       const RevisionFinding& finding, results::CellResult& cell) {
+  const MatrixCell* matrix_cell = nullptr;
+  for (const auto& c : request.matrix.cells) {
+    matrix_cell = results::CellId::session(c.target, c.test_case).to_string() == finding.cell
+                      ? &c
+                      : matrix_cell;
+  }
+  std::size_t older = verdicts.size();
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    older = verdicts[i].series == finding.from ? i : older;
+  }
+  if (request.reproduce.series.empty() || !matrix_cell) {
+    return;
+  }
+  const auto file =
+      write_reproducer(request.run_dir / "cells" / file_safe(cell.series + "-" + cell.cell),
+                       cell.series, cell.cell, "fail: " + cell.summary,
+                       reproduce_against_commands(request.reproduce, newer, older, *matrix_cell));
+  cell.properties["reproduce"] = file.string();
+}
+
+// A revision slower than its predecessor: beyond the matrix's policy, a
+// failing cell of the newer revision, which is judged again; else a warning
+// on its verdict line (gate/revision_regression.h).
+void judge_revision_findings(const GateRequest& request, const std::vector<std::string>& planned,
+                             const std::vector<std::optional<Expectations>>& expected,
+                             results::CellStore& store, GateResult& result) {
+  const auto findings = revision_findings(result.revisions, request.matrix.revision_regression);
+  for (std::size_t i = 0; i < result.verdicts.size(); ++i) {
+    results::SeriesVerdict& verdict = result.verdicts[i];
+    std::vector<const RevisionFinding*> failing;
+    std::vector<std::string> warnings;
+    for (const auto& finding : findings) {
+      if (finding.series != verdict.series) {
+        continue;
+      }
+      if (finding.fails && !verdict.known_bad) {
+        failing.push_back(&finding);
+      } else {
+        warnings.push_back(finding.text());
+      }
+    }
+    if (!failing.empty()) {
+      const auto& policy = *request.matrix.revision_regression;
+      results::CellResult cell{
+          verdict.series, k_revision_regression_cell, results::Outcome::k_fail, "", "", 0, {}};
+      char max[32];
+      std::snprintf(max, sizeof max, "%g", policy.max_percent);
+      cell.summary = failing.front()->text() + " (policy: max=" + max + " %" +
+                     (policy.metric ? " " + *policy.metric : std::string()) + ")";
+      for (const auto* finding : failing) {
+        cell.detail += finding->text() + "\n";
+      }
+      cell.properties["policy.max_percent"] = max;
+      cell.properties["policy.line"] =
+          request.matrix.file.string() + ":" + std::to_string(policy.line);
+      reproduce_finding(request, result.verdicts, i, *failing.front(), cell);
+      store.record(std::move(cell));
+      const std::string identity = verdict.identity;
+      verdict = judge_series(verdict.series, store.cells(), expected[i], &planned);
+      verdict.identity = identity;
+    }
+    verdict.warnings = warnings;
+    if (!failing.empty() || !warnings.empty()) {
+      store.judge(verdict);
+    }
+  }
+  result.cells = store.cells();
+  result.ok = std::all_of(result.verdicts.begin(), result.verdicts.end(),
+                          [](const results::SeriesVerdict& v) { return v.ok; });
+}
+
+}  // namespace
+
+GateResult run_gate(const GateRequest& request, GateServices& services, Status& status) {
+  const auto start = Clock::now();
+  results::CellStore store(request.run_dir / "gate.json");
+  if (request.resume) {
+    store.load_previous(*request.resume);
+  }
+  store.set_base(git::to_hex(request.base), request.base_label);
+  std::map<std::string, double> time;
+  std::vector<GatedRevision> revisions;
+  GateResult result;
+  result.ok = true;
+  // The cells this matrix can judge, for the expectations.
+  std::vector<std::string> planned{results::CellId::apply().to_string(),
+                                   results::CellId::checkpatch().to_string()};
+  if (request.matrix.per_patch_target) {
+    planned.push_back(results::CellId::per_patch(*request.matrix.per_patch_target).to_string());
+  }
+  for (const auto& cell : request.matrix.cells) {
+    planned.push_back(results::CellId::session(cell.target, cell.test_case).to_string());
+  }
+  if (request.matrix.revision_regression) {
+    planned.push_back(k_revision_regression_cell);
+  }
+  std::vector<std::optional<Expectations>> expected;  // per verdict, to judge again
+  std::vector<PlanSeries> named;  // each series as the gate named it, for the shard record
+  write_shard(request, named, revisions, false);
+  for (const auto& dir : request.series) {
+    SeriesGate gate(request, services, store, status, time, revisions);
+    try {
+      gate.run(dir);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::k_interrupted) {
+        throw;
+      }
+      status.progress("gate interrupted: " + std::string(e.what()).substr(0, 120));
+      result.interrupted = true;
+      result.interruption = e.what();
+    }
+    const std::string name = gate.name().empty() ? dir.string() : gate.name();
+    named.push_back(plan_series(name, dir));
+    auto expectations = series_expectations(named.back());
+    if (request.share && expectations) {
+      request.share->restrict(*expectations);
+    }
+    auto verdict = judge_series(name, store.cells(), expectations, &planned);
+    verdict.identity = gate.identity();
+    expected.push_back(expectations);
+    if (result.interrupted) {
+      // Its cells so far are kept; a verdict needs them all (--resume).
+      verdict.ok = false;
+      verdict.interrupted = true;
+    }
+    result.ok = result.ok && verdict.ok && !result.interrupted;
+    result.verdicts.push_back(verdict);
+    store.judge(verdict);
+    if (result.interrupted) {
+      break;
+    }
+  }
+  result.cells = store.cells();
+  result.reused = store.reused();
+  // Which patches and cells moved between consecutive revisions (v6 -> v10).
+  result.revisions = compare_revisions(revisions, result.cells);
+  if (!result.revisions.empty()) {
+    // Timing revision against revision, from the samples the cells kept.
+    const auto record = report::load_run(request.run_dir);
+    for (auto& comparison : result.revisions) {
+      comparison.timings = report::revision_timings(record, comparison.from, comparison.to);
+    }
+    store.set_section("revisions", comparisons_json(result.revisions));
+  }
+  if (!result.interrupted) {
+    judge_revision_findings(request, planned, expected, store, result);
+  }
+  double accounted = 0;
+  for (const std::string& stage : gate_time_stages()) {
+    result.time.emplace_back(stage, time[stage]);
+    accounted += time[stage];
+  }
+  result.time.emplace_back("kseries itself (judging, reports, the rest)", since(start) - accounted);
+  store.finish(result.ok, result.interrupted, result.time);
+  result.plan_id = write_shard(request, named, revisions, !result.interrupted);
+  return result;
+}
+
+std::string render_gate(const GateResult& result) {
+  std::ostringstream out;
+  for (const auto& verdict : result.verdicts) {
+    out << "series " << verdict.series << (verdict.known_bad ? " (known-bad)" : "") << "\n";
+    if (!verdict.identity.empty()) {
+      out << "  identity: " << verdict.identity << "\n";
+    }
+    for (const auto& cell : result.cells) {
+      if (cell.series == verdict.series) {
+        out << "  " << results::outcome_name(cell.status) << "  " << cell.cell << ": "
+            << cell.summary << " (" << static_cast<int>(cell.seconds) << " s)\n";
+        if (const auto it = cell.properties.find("reproduce"); it != cell.properties.end()) {
+          out << "        reproduce: sh " << it->second << "\n";
+        }
+      }
+    }
+    for (const auto& line : verdict.lines) {
+      out << "  " << line << "\n";
+    }
+    out << "  verdict: "
+        << (verdict.interrupted ? "INTERRUPTED (not judged: the cells that did not run decide)"
+            : verdict.ok ? (verdict.known_bad ? "EXPECTED (every expectation holds)" : "PASS")
+                         : "FAIL");
+    for (const auto& warning : verdict.warnings) {
+      out << ", warning: " << warning;
+    }
+    out << "\n";
+  }
+  for (const auto& comparison : result.revisions) {
+    out << render_comparison(comparison);
+  }
+  out << "time:";
+  for (const auto& [stage, seconds] : result.time) {
+    out << " " << stage << " " << static_cast<int>(seconds) << " s;";
+  }
+  out << "\n";
+  if (result.reused > 0) {
+    out << "resumed: " << result.reused << " cell(s) reused, "
+        << result.cells.size() - result.reused << " run\n";
+  }
+  if (result.interrupted) {
+    out << "gate: INTERRUPTED after " << result.cells.size()
+        << " cell(s); finish it with --resume RUN_DIR (finished cells are reused)\n";
+    return out.str();
+  }
+  out << "gate: " << (result.ok ? "PASS" : "FAIL") << "\n";
+  return out.str();
+}
+
+}  // namespace kseries::run

@@ -1,0 +1,77 @@
+#pragma once
+// The gate: every stage of kseries composed for each series revision, one
+// verdict at the end. Per series: apply (prerequisites first; a series that
+// does not apply stops there) -> checkpatch per patch (reported) -> every
+// patch built on the matrix's per-patch target (bisectability) -> each
+// matrix cell (target x case) at the tip, timing against the base. A cell
+// that fails does not stop the others. Known-bad revisions carry
+// expectations (gate/expectations.h).
+
+#include <git2.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gate/gate_cells.h"
+#include "gate/matrix.h"
+#include "gate/reproducer.h"
+#include "gate/revision_compare.h"
+#include "gate/shard.h"
+#include "git/store.h"
+#include "kernel/kernel_build.h"
+#include "memcost/profile.h"
+#include "qemu/vm.h"
+#include "session/session.h"
+#include "sys/process.h"
+
+namespace kseries::run {
+
+struct GateRequest {
+  std::vector<std::filesystem::path> series;
+  Matrix matrix;
+  std::filesystem::path configs;
+  std::filesystem::path testcases;
+  git_oid base{};
+  std::string base_label;
+  std::filesystem::path run_dir;
+  qemu::Accel accel = qemu::Accel::k_auto;
+  std::string clock = "auto";
+  // --clock memory: the profile and its options (session/session_runner.h).
+  memcost::MemoryClockSettings memory;
+  std::optional<std::filesystem::path> resume;  // an earlier run's gate.json
+  bool reuse_base_boots = false;                // session/boot_cache.h
+  bool reuse_boots = false;                     // every kernel's boots, not only the base's
+  std::optional<Share> share;  // --shard I/N: only this share's cells run and are judged
+  // What a failing cell's reproduce.sh gives kseries again (gate/reproducer.h).
+  ReproduceInputs reproduce;
+};
+
+struct GateServices {
+  git::Store& store;
+  kernel::KernelBuilds& builder;
+  ProcessRunner& runner;
+  std::filesystem::path workdir_root;
+};
+
+struct GateResult {
+  std::vector<results::CellResult> cells;
+  std::vector<results::SeriesVerdict> verdicts;
+  // Consecutive revisions of one series, compared (also gate.json's "revisions").
+  std::vector<RevisionComparison> revisions;
+  bool ok = false;
+  bool interrupted = false;  // SIGINT/SIGTERM: the cells so far, the rest not run
+  std::string interruption;  // what was running: "interrupted while running make ..."
+  std::size_t reused = 0;    // cells taken from --resume
+  std::vector<std::pair<std::string, double>> time;  // stage -> seconds
+  std::string plan_id;  // --shard: the plan's id (as in shard.json and `kseries plan`)
+};
+
+GateResult run_gate(const GateRequest& request, GateServices& services, Status& status);
+
+// The text report: per series its cells and verdict, the revision
+// comparisons, then where the time went.
+std::string render_gate(const GateResult& result);
+
+}  // namespace kseries::run

@@ -1,0 +1,156 @@
+#include "gate/gate.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "git/libgit2.h"
+#include "sys/files.h"
+#include "testing/fake_builds.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::run {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::git;
+using testing::put_file;
+
+// Every process answers "done" (checkpatch has no checkpatch.pl in the toy
+// tree: reported, not run).
+class DoneRunner : public ProcessRunner {
+ public:
+  ProcessResult run(const ProcessSpec&) override {
+    ProcessResult result;
+    result.exit_code = 0;
+    return result;
+  }
+};
+
+class QuietStatus : public Status {
+ public:
+  void progress(const std::string&) override {}
+};
+
+// A toy tree and a two-patch series onto it, gated on a matrix with a
+// per-patch target and no cell, through a builder that builds nothing.
+class GateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path repo = m_tmp / "toy";
+    put_file(repo / "a.c", "int a;\n");
+    git(repo, {"init", "-q", "-b", "main"});
+    git(repo, {"add", "-A"});
+    git(repo, {"commit", "-q", "-m", "base"});
+    const std::string base = git(repo, {"rev-parse", "HEAD"});
+    git(repo, {"checkout", "-q", "-b", "demo"});
+    for (const char* file : {"b.c", "c.c"}) {
+      put_file(repo / file, "int x;\n");
+      git(repo, {"add", "-A"});
+      git(repo, {"commit", "-q", "-m", std::string("demo: add ") + file});
+    }
+    m_series = m_tmp / "series" / "demo" / "v1";
+    git(repo, {"format-patch", "-q", "-o", m_series.string(), "--base=" + base, base + "..demo"});
+    std::string order;
+    for (const auto& entry : fs::directory_iterator(m_series)) {
+      order += entry.path().filename().string() + "\n";
+    }
+    std::vector<std::string> names;
+    for (const auto line : split_lines(order)) {
+      names.emplace_back(line);
+    }
+    std::sort(names.begin(), names.end());
+    put_file(m_series / "series", join_lines(names));
+    m_request.base = m_store.borrow_commit(repo, base);
+    m_request.base_label = "base/toy";
+    put_file(m_tmp / "configs/fragments/a.config", "CONFIG_A=y\n");
+    put_file(m_tmp / "configs/targets/toy.target", "fragments: a\nfeatures: pmem\n");
+    m_request.configs = m_tmp / "configs";
+    m_request.testcases = m_tmp / "cases";
+    m_request.matrix = parse_matrix("per-patch: toy\n", m_tmp / "toy.matrix");
+    m_request.series = {m_series};
+    m_request.run_dir = m_tmp / "run";
+    fs::create_directories(m_request.run_dir);
+  }
+
+  GateResult gate() {
+    GateServices services{m_store, m_builds, m_runner, m_tmp / "wd"};
+    return run_gate(m_request, services, m_status);
+  }
+
+  const results::CellResult* cell(const GateResult& result, const std::string& name) const {
+    for (const auto& c : result.cells) {
+      if (c.cell == name) {
+        return &c;
+      }
+    }
+    return nullptr;
+  }
+
+  git::Session m_session;
+  testing::TempDir m_tmp;
+  git::Store m_store{m_tmp / "store.git"};
+  testing::FakeBuilds m_builds;
+  DoneRunner m_runner;
+  QuietStatus m_status;
+  GateRequest m_request;
+  fs::path m_series;
+};
+
+TEST_F(GateTest, EveryPatchIsBuiltWithoutTestModulesAndTheSeriesPasses) {
+  const auto result = gate();
+  EXPECT_TRUE(result.ok);
+  ASSERT_EQ(result.verdicts.size(), 1u);
+  EXPECT_EQ(result.verdicts[0].series, "demo/v1");
+  ASSERT_EQ(m_builds.requests.size(), 2u);
+  for (const auto& seen : m_builds.requests) {
+    EXPECT_EQ(seen.target, "toy");
+    EXPECT_TRUE(seen.test_modules.empty());
+    EXPECT_FALSE(seen.configure_only);
+  }
+  EXPECT_EQ(m_builds.requests[1].commit.size(), 40u);
+  const auto* per_patch = cell(result, "per-patch toy");
+  ASSERT_NE(per_patch, nullptr);
+  EXPECT_EQ(per_patch->status, results::Outcome::k_pass);
+  EXPECT_EQ(per_patch->summary, "every patch builds (2)");
+  // The apply cell carries the time the gate reports for "apply": what a
+  // merge of shards sums.
+  const auto* apply = cell(result, "apply");
+  ASSERT_NE(apply, nullptr);
+  EXPECT_GT(apply->seconds, 0);
+  // gate.json, read back through its one reader, has the same cells.
+  const auto stored = results::load_gate_store(m_request.run_dir / "gate.json");
+  EXPECT_EQ(stored.cells.size(), result.cells.size());
+  EXPECT_TRUE(stored.finished);
+}
+
+TEST_F(GateTest, AnExpectedBuildBreakIsXfailAndTheKnownBadSeriesHolds) {
+  put_file(m_series / "expect", "fail: per-patch toy: mm/broken.c:3: oops\n");
+  m_builds.failing = {1};  // patch 2/2
+  const auto result = gate();
+  ASSERT_EQ(result.verdicts.size(), 1u);
+  const auto& verdict = result.verdicts[0];
+  EXPECT_TRUE(verdict.known_bad);
+  EXPECT_TRUE(verdict.ok);
+  EXPECT_TRUE(result.ok);
+  const auto* per_patch = cell(result, "per-patch toy");
+  ASSERT_NE(per_patch, nullptr);
+  EXPECT_EQ(per_patch->status, results::Outcome::k_fail);
+  EXPECT_EQ(verdict.outcome_of("per-patch toy", results::Outcome::k_error),
+            results::Outcome::k_xfail);
+}
+
+TEST_F(GateTest, AnUnexpectedBuildBreakFailsTheGate) {
+  m_builds.failing = {1};  // patch 2/2
+  const auto result = gate();
+  EXPECT_FALSE(result.ok);
+  ASSERT_EQ(result.verdicts.size(), 1u);
+  EXPECT_EQ(result.verdicts[0].outcome_of("per-patch toy", results::Outcome::k_error),
+            results::Outcome::k_fail);
+  EXPECT_NE(render_gate(result).find("patch 2/2 'demo: add c.c' does not build"), std::string::npos)
+      << render_gate(result);
+}
+
+}  // namespace
+}  // namespace kseries::run

@@ -1,0 +1,156 @@
+#include "gate/shard.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+
+#include "core/error.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::run {
+namespace {
+
+using testing::put_file;
+using testing::TempDir;
+
+Matrix default_matrix() {
+  return parse_matrix(
+      "per-patch: pmem\n"
+      "cell: pmem memmap-timing\n"
+      "cell: pmem memmap-types\n"
+      "cell: kasan memmap-equivalence\n"
+      "cell: kasan sanitizer-gating\n"
+      "cell: kmsan sanitizer-gating\n",
+      "m/default.matrix");
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ShardTest, OneJobPerTargetPlusTheSeriesJobEveryCellOnce) {
+  TempDir dir;
+  const auto plan = make_plan(default_matrix(), load_plan_series({dir / "demo"}), 2);
+  ASSERT_EQ(plan.jobs.size(), 4u);
+  EXPECT_EQ(plan.jobs[0].id, "series");
+  EXPECT_EQ(plan.jobs[0].cells, (std::vector<std::string>{"apply", "checkpatch"}));
+  EXPECT_EQ(plan.jobs[1].id, "target pmem");
+  // The per-patch builds go with the target's boots: no other shard builds pmem.
+  EXPECT_EQ(plan.jobs[1].cells, (std::vector<std::string>{"per-patch pmem", "pmem memmap-timing",
+                                                          "pmem memmap-types"}));
+  EXPECT_EQ(plan.jobs[2].id, "target kasan");
+  EXPECT_EQ(plan.jobs[3].id, "target kmsan");
+  EXPECT_EQ(plan.cells.size(), 8u);
+  for (const auto& cell : plan.cells) {
+    EXPECT_GE(plan.shard_of(cell), 1) << cell;
+  }
+  EXPECT_EQ(plan.shard_of("pmem no-such-case"), 0);
+}
+
+TEST(ShardTest, TheJobsFollowFromTheMatrixAloneNotTheSeries) {
+  // What lets `gate --shard` take its share before it loads (names) any
+  // series: each series source is read once, by the gate.
+  TempDir dir;
+  put_file(dir / "demo/expect", "fail: pmem memmap-types: _refcount\n");
+  const auto named = make_plan(default_matrix(), load_plan_series({dir / "demo", dir / "x"}), 3);
+  const auto unnamed = make_plan(default_matrix(), {}, 3);
+  EXPECT_EQ(unnamed.cells, named.cells);
+  ASSERT_EQ(unnamed.jobs.size(), named.jobs.size());
+  for (std::size_t i = 0; i < named.jobs.size(); ++i) {
+    EXPECT_EQ(unnamed.jobs[i].cells, named.jobs[i].cells);
+    EXPECT_EQ(unnamed.jobs[i].shard, named.jobs[i].shard);
+  }
+  EXPECT_NE(unnamed.id, named.id);  // the id does cover the series
+}
+
+TEST(ShardTest, LongestJobFirstOntoTheLeastLoadedShard) {
+  TempDir dir;
+  const auto plan = make_plan(default_matrix(), load_plan_series({dir / "demo"}), 2);
+  // pmem (3 cells) -> 1 (loads 3, 0); series (2) -> 2 (3, 2); kasan (2, after
+  // series: ties in plan order) -> 2 (3, 4); kmsan (1) -> 1 (4, 4).
+  EXPECT_EQ(plan.jobs[1].shard, 1);
+  EXPECT_EQ(plan.jobs[0].shard, 2);
+  EXPECT_EQ(plan.jobs[2].shard, 2);
+  EXPECT_EQ(plan.jobs[3].shard, 1);
+}
+
+TEST(ShardTest, SamePlanOnEveryMachineAndTheIdCoversWhatMatters) {
+  TempDir a, b;
+  put_file(a / "demo/expect", "fail: pmem memmap-types: _refcount\n");
+  put_file(b / "demo/expect", "fail: pmem memmap-types: _refcount\n");
+  const auto plan = make_plan(default_matrix(), load_plan_series({a / "demo"}), 3);
+  // Another checkout of the same series: the directory is not the identity.
+  const auto again = make_plan(default_matrix(), load_plan_series({b / "demo"}), 3);
+  EXPECT_EQ(plan.id, again.id);
+  EXPECT_EQ(plan.id.size(), 16u);
+  EXPECT_NE(plan.id, make_plan(default_matrix(), load_plan_series({a / "demo"}), 2).id);
+  EXPECT_NE(plan.id,
+            make_plan(default_matrix(), load_plan_series({a / "demo", a / "other"}), 3).id);
+  put_file(b / "demo/expect", "fail: pmem memmap-types: something else\n");
+  EXPECT_NE(plan.id, make_plan(default_matrix(), load_plan_series({b / "demo"}), 3).id);
+  auto other = default_matrix();
+  other.cells.pop_back();
+  EXPECT_NE(plan.id, make_plan(other, load_plan_series({a / "demo"}), 3).id);
+}
+
+TEST(ShardTest, MoreShardsThanJobsLeavesShardsEmpty) {
+  TempDir dir;
+  const auto plan = make_plan(parse_matrix("cell: pmem memmap-timing\n", "q.matrix"),
+                              load_plan_series({dir / "demo"}), 3);
+  std::set<int> used;
+  for (const auto& job : plan.jobs) {
+    used.insert(job.shard);
+  }
+  EXPECT_EQ(used, (std::set<int>{1, 2}));
+}
+
+TEST(ShardTest, PlanJsonRoundTripsAndAnEditedPlanIsRefused) {
+  TempDir dir;
+  put_file(dir / "demo/expect", "fail: kasan memmap-equivalence: differs\n");
+  const auto plan = make_plan(default_matrix(), load_plan_series({dir / "demo"}), 3);
+  auto json = plan_json(plan);
+  ASSERT_EQ(json["shards"].size(), 3u);
+  EXPECT_EQ(json["shards"][1]["shard"], "2/3");
+  const auto back = plan_from_json(json);
+  EXPECT_EQ(back.id, plan.id);
+  EXPECT_EQ(back.cells, plan.cells);
+  ASSERT_EQ(back.series.size(), 1u);
+  EXPECT_EQ(back.series[0].expect.value_or(""), "fail: kasan memmap-equivalence: differs\n");
+  for (const auto& cell : plan.cells) {
+    EXPECT_EQ(back.shard_of(cell), plan.shard_of(cell));
+  }
+  json["jobs"][0]["shard"] = 3 - json["jobs"][0]["shard"].get<int>();
+  json["cells"].push_back("pmem extra");
+  EXPECT_NE(error_of([&] { plan_from_json(json); }).find("does not match"), std::string::npos);
+  EXPECT_NE(error_of([&] { plan_from_json(nlohmann::json::object()); }).find("not a kseries plan"),
+            std::string::npos);
+}
+
+TEST(ShardTest, ShareKeepsOnlyItsOwnExpectations) {
+  TempDir dir;
+  const auto plan = make_plan(default_matrix(), load_plan_series({dir / "demo"}), 2);
+  const Share share{plan, plan.shard_of("kasan memmap-equivalence")};
+  auto expectations = parse_expectations(
+      "fail: kasan memmap-equivalence: differs\nfail: pmem memmap-types: _refcount\n", "expect");
+  share.restrict(expectations);
+  ASSERT_EQ(expectations.fails.size(), 1u);
+  EXPECT_EQ(expectations.fails[0].cell, "kasan memmap-equivalence");
+}
+
+TEST(ShardTest, ShardSpecIsIOverN) {
+  EXPECT_EQ(parse_shard_spec("2/3").index, 2);
+  EXPECT_EQ(parse_shard_spec("2/3").count, 3);
+  EXPECT_EQ(parse_shard_spec("1/1").count, 1);
+  for (const char* bad : {"0/3", "4/3", "3", "a/b", "1/3x", "/3", "1/"}) {
+    EXPECT_NE(error_of([&] { parse_shard_spec(bad); }), "") << bad;
+  }
+}
+
+}  // namespace
+}  // namespace kseries::run

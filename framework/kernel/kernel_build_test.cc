@@ -1,0 +1,166 @@
+#include "kernel/kernel_build.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "git/libgit2.h"
+#include "sys/files.h"
+#include "testing/temp_dir.h"
+
+namespace kseries::kernel {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::put_file;
+
+bool has(const std::vector<std::string>& argv, const std::string& word) {
+  return std::find(argv.begin(), argv.end(), word) != argv.end();
+}
+
+// make, merge_config.sh and the compiler as a kernel tree would answer
+// them: the configuration steps write build/.config, the make of the
+// kernel its artifacts and a log. No process is started.
+class FakeKernelTools : public ProcessRunner {
+ public:
+  ProcessResult run(const ProcessSpec& spec) override {
+    const auto& argv = spec.argv;
+    calls.push_back(argv);
+    ProcessResult result;
+    result.exit_code = 0;
+    if (has(argv, "--version")) {
+      result.out = "gcc (Fake) 12.2.0\n";
+      return result;
+    }
+    const auto out_arg = std::find_if(argv.begin(), argv.end(),
+                                      [](const std::string& a) { return a.rfind("O=", 0) == 0; });
+    if (argv.front() == "scripts/kconfig/merge_config.sh") {
+      const fs::path config = argv[4];
+      std::string text = read_file(config);
+      for (std::size_t i = 5; i < argv.size(); ++i) {
+        text += read_file(argv[i]);
+      }
+      write_file(config, text + drop);
+      return result;
+    }
+    const fs::path build = out_arg->substr(2);
+    if (has(argv, "tinyconfig")) {
+      write_file(build / ".config", "CONFIG_MODULES=n\n");
+    } else if (!has(argv, "olddefconfig")) {
+      ++makes;
+      std::string log = "  CC      mm/a.o\n  CC      mm/b.o\n";
+      if (!make_error.empty()) {
+        log += make_error;
+        result.exit_code = 2;
+      } else {
+        put_file(build / "arch/x86/boot/bzImage", "image");
+        put_file(build / "vmlinux", "elf");
+        put_file(build / "System.map", "map");
+      }
+      std::string old =
+          spec.log_file && fs::exists(*spec.log_file) ? read_file(*spec.log_file) : "";
+      write_file(*spec.log_file, old + log);
+      for (const auto line : split_lines(log)) {
+        if (spec.on_line) {
+          spec.on_line(line);  // as the real runner streams make's output
+        }
+      }
+    }
+    return result;
+  }
+
+  std::vector<std::vector<std::string>> calls;
+  int makes = 0;
+  std::string make_error;  // a log line that makes the kernel's make fail
+  std::string drop;        // a line olddefconfig "resolves" into .config
+};
+
+class KernelBuildTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path src = m_tmp / "linux";
+    put_file(src / "Kconfig", "config FOO\n\tbool \"foo\"\n");
+    put_file(src / "mm/a.c", "int a;\n");
+    testing::git(src, {"init", "-q"});
+    testing::git(src, {"add", "-A"});
+    testing::git(src, {"commit", "-q", "-m", "base"});
+    m_commit = m_store.borrow_commit(src, "HEAD");
+    put_file(m_tmp / "foo.config", "CONFIG_FOO=y\n");
+    m_target.name = "toy";
+    m_target.fragments = {m_tmp / "foo.config"};
+  }
+
+  BuildRequest request(bool configure_only = false) const {
+    return {.target = &m_target,
+            .commit = m_commit,
+            .log = m_tmp / "build.log",
+            .configure_only = configure_only};
+  }
+
+  git::Session m_session;
+  testing::TempDir m_tmp;
+  git::Store m_store{m_tmp / "store.git"};
+  FakeKernelTools m_tools;
+  KernelBuilder m_builder{m_tmp / "wd", m_store, m_tools, 2};
+  Target m_target;
+  git_oid m_commit{};
+};
+
+TEST_F(KernelBuildTest, BuildsOnceThenTheSameRequestIsCached) {
+  const auto built = m_builder.build(request());
+  ASSERT_EQ(built.status, StepStatus::k_built);
+  ASSERT_TRUE(built.kernel.has_value());
+  EXPECT_EQ(built.compiled, 2u);
+  EXPECT_TRUE(fs::exists(built.kernel->image));
+  EXPECT_EQ(built.log, m_tmp / "build.log");
+  EXPECT_EQ(m_tools.makes, 1);
+  const auto again = m_builder.build(request());
+  EXPECT_EQ(again.status, StepStatus::k_cached);
+  ASSERT_TRUE(again.kernel.has_value());
+  EXPECT_EQ(again.kernel->key, built.kernel->key);
+  EXPECT_EQ(m_tools.makes, 1);  // no make, not even a checkout's configuration
+  EXPECT_TRUE(m_builder.find(m_target, m_commit).has_value());
+}
+
+// The request says how far to go; nothing of one request carries to the next.
+TEST_F(KernelBuildTest, ConfigureOnlyIsTheRequestsNotTheBuilders) {
+  const auto configured = m_builder.build(request(true));
+  EXPECT_EQ(configured.status, StepStatus::k_configured);
+  EXPECT_FALSE(configured.kernel.has_value());
+  EXPECT_EQ(m_tools.makes, 0);
+  EXPECT_EQ(m_builder.build(request()).status, StepStatus::k_built);
+  EXPECT_EQ(m_tools.makes, 1);
+}
+
+TEST_F(KernelBuildTest, ASymbolTheConfigurationDropsIsNotConstructible) {
+  m_tools.drop = "# CONFIG_FOO is not set\n";
+  const auto result = m_builder.build(request());
+  EXPECT_EQ(result.status, StepStatus::k_not_constructible);
+  ASSERT_FALSE(result.dropped.empty());
+  EXPECT_NE(result.dropped.front().find("FOO"), std::string::npos) << result.dropped.front();
+  EXPECT_EQ(m_tools.makes, 0);
+}
+
+TEST_F(KernelBuildTest, AFailedMakeIsAResultWithItsErrors) {
+  m_tools.make_error = "../src/mm/a.c:1:5: error: 'a' redeclared\n";
+  const auto result = m_builder.build(request());
+  EXPECT_EQ(result.status, StepStatus::k_build_failed);
+  EXPECT_FALSE(result.kernel.has_value());
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_EQ(result.errors[0].file, "mm/a.c");
+  EXPECT_EQ(result.errors[0].line, 1);
+}
+
+TEST_F(KernelBuildTest, AnUnknownSymbolInAFragmentIsAUsageError) {
+  put_file(m_tmp / "foo.config", "CONFIG_FOO=y\nCONFIG_NOSUCH=y\n");
+  try {
+    m_builder.build(request());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::k_usage);
+    EXPECT_NE(std::string(e.what()).find("CONFIG_NOSUCH"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kseries::kernel

@@ -1,0 +1,67 @@
+#include "report/gate_junit.h"
+
+#include <algorithm>
+
+namespace kseries::report {
+
+std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdict>& verdicts,
+                                         const std::vector<results::CellResult>& cells,
+                                         bool interrupted, const std::string& interruption) {
+  std::vector<TestSuite> suites;
+  for (const auto& verdict : verdicts) {
+    TestSuite suite;
+    suite.name = "kseries gate " + verdict.series;
+    suite.timestamp = utc_timestamp();
+    suite.properties = {{"verdict", verdict.ok ? "pass" : "fail"},
+                        {"known_bad", verdict.known_bad ? "yes" : "no"}};
+    if (!verdict.identity.empty()) {
+      suite.properties.emplace_back("identity", verdict.identity);
+    }
+    for (const auto& warning : verdict.warnings) {
+      suite.properties.emplace_back("warning", warning);
+    }
+    for (const auto& cell : cells) {
+      if (cell.series != verdict.series) {
+        continue;
+      }
+      TestCase test;
+      test.classname = "gate." + verdict.series;
+      test.name = cell.cell;
+      test.seconds = cell.seconds;
+      test.message = cell.summary;
+      test.detail = cell.detail.substr(0, 8000);
+      const bool expected = verdict.outcome_of(cell.cell, cell.status) == results::Outcome::k_xfail;
+      if (cell.status == results::Outcome::k_skip) {
+        test.status = CaseStatus::k_skipped;
+      } else if (cell.status == results::Outcome::k_error) {
+        test.status = CaseStatus::k_error;  // it could not be judged
+      } else if (cell.status == results::Outcome::k_fail && !expected) {
+        test.status = CaseStatus::k_failed;
+      }
+      if (expected) {
+        test.properties = {{"expected_failure", "yes"}};
+      }
+      for (const auto& [name, value] : cell.properties) {
+        test.properties.emplace_back(name, value);
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    suites.push_back(std::move(suite));
+  }
+  // An interrupt between cells (checkpatch, per-patch builds) leaves no cell
+  // in error for it: the last suite says where the gate stopped.
+  if (interrupted && !suites.empty() &&
+      std::none_of(cells.begin(), cells.end(), [&](const results::CellResult& c) {
+        return c.status == results::Outcome::k_error && c.summary == interruption;
+      })) {
+    TestCase test;
+    test.classname = "gate." + verdicts.back().series;
+    test.name = "interrupted";
+    test.status = CaseStatus::k_error;
+    test.message = interruption;
+    suites.back().cases.push_back(std::move(test));
+  }
+  return suites;
+}
+
+}  // namespace kseries::report

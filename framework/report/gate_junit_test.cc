@@ -1,0 +1,55 @@
+#include "report/gate_junit.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::report {
+namespace {
+
+using results::Outcome;
+
+const TestCase* find_case(const TestSuite& suite, const std::string& name) {
+  for (const auto& test : suite.cases) {
+    if (test.name == name) {
+      return &test;
+    }
+  }
+  return nullptr;
+}
+
+bool has_property(const TestCase& test, const std::string& name) {
+  return std::any_of(test.properties.begin(), test.properties.end(),
+                     [&](const auto& p) { return p.first == name; });
+}
+
+// The verdict's outcome, not its prose, says which failure was expected.
+TEST(GateJunitTest, AnXfailIsAPassCarryingItsTextAndAFailIsAFailure) {
+  results::SeriesVerdict verdict{"s/bad", true, true, {"some words for people"}};
+  verdict.outcomes = {{"toy demo", Outcome::k_xfail}, {"toy other", Outcome::k_fail}};
+  const std::vector<results::CellResult> cells = {
+      {"s/bad", "toy demo", Outcome::k_fail, "slower", "slower\n", 1, {}},
+      {"s/bad", "toy other", Outcome::k_fail, "differs", "differs\n", 1, {}},
+      {"s/bad", "nopmem demo", Outcome::k_skip, "lacks pmem", "", 0, {}}};
+  const auto suites = gate_junit_suites({verdict}, cells, false, "");
+  ASSERT_EQ(suites.size(), 1u);
+  const auto* expected = find_case(suites[0], "toy demo");
+  ASSERT_NE(expected, nullptr);
+  EXPECT_EQ(expected->status, CaseStatus::k_passed);
+  EXPECT_TRUE(has_property(*expected, "expected_failure"));
+  const auto* failed = find_case(suites[0], "toy other");
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->status, CaseStatus::k_failed);
+  EXPECT_FALSE(has_property(*failed, "expected_failure"));
+  EXPECT_EQ(find_case(suites[0], "nopmem demo")->status, CaseStatus::k_skipped);
+}
+
+TEST(GateJunitTest, AnInterruptBetweenCellsIsTheLastSuitesError) {
+  const results::SeriesVerdict verdict{"s/v1", false, false, {}};
+  const auto suites = gate_junit_suites({verdict}, {}, true, "interrupted while running make");
+  ASSERT_EQ(suites.size(), 1u);
+  const auto* interrupted = find_case(suites[0], "interrupted");
+  ASSERT_NE(interrupted, nullptr);
+  EXPECT_EQ(interrupted->status, CaseStatus::k_error);
+}
+
+}  // namespace
+}  // namespace kseries::report

@@ -1,0 +1,28 @@
+#include "results/facts.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::results {
+namespace {
+
+// The names are gate.json's and JUnit's since the first gate: files and
+// golden reports written before still read.
+TEST(FactsTest, TheNamesAreTheOnesGateJsonAlwaysHad) {
+  EXPECT_EQ(patch_fact_key(3, PatchFact::k_build), "patch.3.build");
+  EXPECT_EQ(patch_fact_key(1, PatchFact::k_new_warnings), "patch.1.new_warnings");
+  EXPECT_EQ(kernel_fact_key("candidate", KernelFact::k_seconds), "build.candidate.seconds");
+}
+
+TEST(FactsTest, WhatIsSetReadsBackAndWhatIsNotIsEmpty) {
+  Properties properties;
+  set_patch_fact(properties, 2, PatchFact::k_apply, "applied");
+  set_kernel_fact(properties, "candidate", KernelFact::k_arch, "arm64");
+  EXPECT_EQ(patch_fact(properties, 2, PatchFact::k_apply), "applied");
+  EXPECT_EQ(patch_fact(properties, 1, PatchFact::k_apply), "");
+  EXPECT_EQ(patch_fact(properties, 2, PatchFact::k_build), "");
+  EXPECT_EQ(kernel_fact(properties, "candidate", KernelFact::k_arch), "arm64");
+  EXPECT_EQ(kernel_fact(properties, "base", KernelFact::k_arch), "");
+}
+
+}  // namespace
+}  // namespace kseries::results

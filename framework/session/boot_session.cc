@@ -1,0 +1,235 @@
+#include "session/boot_session.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/utf8.h"
+#include "guest/case_status.h"
+#include "memcost/plugin_args.h"
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The console and the protocol port carry whatever the guest wrote (a
+// corrupted line, a stray 0xFF, an escape sequence for the user's
+// terminal): made valid, printable UTF-8 here, once, before any finding,
+// event or report holds a piece of it.
+// At most k_max_guest_log of each: 68 MB of protocol lines took 264 s and
+// made a 44 MB HTML page. `truncated` says the guest wrote more.
+constexpr std::size_t k_max_guest_log = std::size_t{16} << 20;
+
+std::string file_text(const fs::path& path, bool& truncated) {
+  truncated = false;
+  return fs::exists(path) ? printable_text(read_file_head(path, k_max_guest_log, truncated)) : "";
+}
+
+std::string file_text(const fs::path& path) {
+  bool truncated = false;
+  std::string text = file_text(path, truncated);
+  return truncated ? text + "\n[kseries: the rest of " + path.filename().string() +
+                         ", past 16 MiB, is not read]\n"
+                   : text;
+}
+
+// What the console, the protocol and the case's status say went wrong.
+void classify(BootRecord& record, const SessionSpec& spec) {
+  for (const auto& event : record.events) {
+    record.powered_off = record.powered_off || event.verb == "poweroff";
+  }
+  const auto end = record.powered_off ? guest::BootEnd::k_powered_off
+                   : record.run.process.end == ProcessEnd::k_timed_out
+                       ? guest::BootEnd::k_timed_out
+                       : guest::BootEnd::k_qemu_failed;
+  record.findings =
+      guest::triage_boot(file_text(record.run.console), end, record.run.process.describe());
+  if (!record.powered_off && record.findings.empty()) {
+    record.problems.push_back("the guest did not power off");
+  }
+  for (const auto& event : record.events) {
+    if (event.verb == "guest-error") {
+      record.problems.push_back("guest error: " + event.get("reason"));
+    }
+  }
+  if (record.powered_off) {
+    for (auto& problem : guest::case_problems(record.events, spec.setups)) {
+      record.problems.push_back(std::move(problem));
+    }
+  }
+}
+
+// The timings of one boot, labelled by the clock that made them. An oracle
+// case's counts and sizes (events, dump bytes) stay in the JSON; only its
+// fast-path timings (kind first/rebind, e.g. memmap-types' memremap_pages
+// ns) go to the table and the comparison.
+std::vector<guest::Measurement> timings(BootRecord& record, const SessionSpec& spec) {
+  auto measured = guest::measurements(record.events);
+  cases::MemoryCosts costs;
+  if (spec.vm.clock == qemu::Clock::k_memory && spec.timing_only) {
+    costs = cases::memory_costs(measured, record.memcost, spec.memory_models);
+    for (auto& problem : costs.problems) {
+      record.problems.push_back(std::move(problem));
+    }
+    record.memcost_owners = std::move(costs.owners);
+  }
+  if (!spec.timing_only) {
+    std::erase_if(measured, [](const guest::Measurement& m) {
+      return (m.kind != "first" && m.kind != "rebind") || (m.unit != "ns" && m.unit != "ms");
+    });
+  }
+  cases::label_clock(measured, spec.vm.clock);
+  measured.insert(measured.end(), costs.added.begin(), costs.added.end());
+  return measured;
+}
+
+// The memory clock: the plugin's -plugin argument for this kernel, its
+// records file emptied (the plugin appends).
+void add_memory_plugin(qemu::VmSpec& boot, const KernelUnderTest& kernel, const SessionSpec& spec) {
+  memcost::PluginRequest request;
+  request.plugin = memcost::plugin_path();
+  request.records = boot.run_dir / (boot.name + ".memcost");
+  request.irq_entries = boot.run_dir / (boot.name + ".memcost-irq");
+  request.symbols = memcost::load_symbols(kernel.build.system_map, "memmap_init_zone_device");
+  // x86-64's THREAD_SIZE doubles under KASAN: the window follows its stack.
+  std::error_code ec;
+  if (fs::is_regular_file(kernel.build.config, ec) &&
+      read_file(kernel.build.config).find("\nCONFIG_KASAN=y") != std::string::npos) {
+    request.stack_size = 32768;
+  }
+  for (const auto& model : spec.memory_models) {
+    request.models.emplace_back(model.label, model.profile);
+  }
+  fs::remove(request.records, ec);
+  boot.plugins.push_back(memcost::plugin_argument(request));
+}
+
+// The plugin's records, read back bounded (64 MiB: ~300,000 windows).
+memcost::Records memory_records(const qemu::VmSpec& boot) {
+  const fs::path path = boot.run_dir / (boot.name + ".memcost");
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    return {};
+  }
+  if (fs::file_size(path, ec) > (64u << 20)) {
+    memcost::Records r;
+    r.header = true;
+    r.problems.push_back(path.string() + " is larger than 64 MiB");
+    return r;
+  }
+  return memcost::parse_records(read_file(path));
+}
+
+BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const SessionSpec& spec,
+                     qemu::Vm& vm, Status& status) {
+  BootRecord record;
+  record.role = kernel.role;
+  record.kernel = kernel.name;
+  record.round = round;
+  record.clock = spec.vm.clock;
+  record.system_map = kernel.build.system_map;
+  qemu::VmSpec boot = spec.vm;
+  boot.kernel = kernel.build.image;
+  boot.initramfs = kernel.initramfs;
+  boot.name = boot_file_prefix(kernel.role, round);
+  boot.cmdline = spec.guest_cmdline;
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    add_memory_plugin(boot, kernel, spec);  // before the cache key: it is in the argv
+  }
+  status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
+                  kernel.name + " " + spec.label);
+  const bool cacheable = spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
+                         qemu::counts_instructions(spec.vm.clock);
+  const std::string key = cacheable ? spec.boot_cache->key(boot, vm.accel()) : "";
+  auto reused =
+      cacheable ? spec.boot_cache->restore(key, boot, vm.accel(), vm.accel_note()) : std::nullopt;
+  if (reused) {
+    status.progress("boot " + std::to_string(round) + " " + kernel.name +
+                    ": the same boot (kernel, initramfs, QEMU arguments) under " +
+                    qemu::clock_name(spec.vm.clock) + " is kept in " +
+                    (spec.boot_cache->dir() / key.substr(0, 12)).string() + "…: reused");
+  }
+  record.run = reused ? *reused : vm.boot(boot);
+  record.seconds = static_cast<double>(record.run.process.elapsed.count()) / 1000.0;
+  bool flooded = false;
+  record.events = guest::parse_protocol(file_text(record.run.protocol, flooded));
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    record.memcost = memory_records(boot);
+  }
+  classify(record, spec);
+  if (flooded) {
+    record.problems.push_back("the guest wrote more than 16 MiB of protocol lines (" +
+                              record.run.protocol.string() + "): judged on the first 16 MiB");
+  }
+  const auto measured = timings(record, spec);
+  cases::add_boot(kernel.timing, measured);
+  ++kernel.boots;
+  status.progress("boot " + std::to_string(round) + " " + kernel.name + ": " +
+                  std::to_string(measured.size()) + " measurements, " +
+                  std::to_string(record.findings.size()) + " findings, " +
+                  std::to_string(static_cast<int>(record.seconds)) + " s");
+  if (spec.oracle) {
+    // The host oracle reads the dumps back from this boot's bulk disk.
+    if (fs::exists(record.run.bulk)) {
+      spec.oracle->judge_boot(record);
+    }
+    for (const auto& verdict : record.verdicts) {
+      status.progress("oracle " + kernel.name + " " + verdict.setup + ": " +
+                      std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
+    }
+    for (auto& problem : missing_evidence(*spec.oracle, record)) {
+      record.problems.push_back(std::move(problem));
+    }
+  }
+  if (cacheable && !reused && record.powered_off && record.findings.empty() &&
+      record.problems.empty()) {
+    spec.boot_cache->store(key, record.run);
+  }
+  if (!spec.keep_bulk) {
+    std::error_code ec;
+    fs::remove(record.run.bulk, ec);  // read into the record above; not a result
+  }
+  return record;
+}
+
+}  // namespace
+
+std::string boot_file_prefix(KernelRole role, int round) {
+  return role_name(role) + "-" + std::to_string(round);
+}
+
+SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec& spec,
+                        qemu::Vm& vm, Status& status) {
+  SessionResult result;
+  result.boots = spec.boots;
+  for (int round = 1; round <= result.boots; ++round) {
+    // A B, then B A: counterbalanced, so a drift or an order effect within a
+    // round hits both kernels alike over two rounds.
+    std::vector<KernelUnderTest*> order;
+    for (auto& k : kernels) {
+      order.push_back(&k);
+    }
+    if (round % 2 == 0) {
+      std::reverse(order.begin(), order.end());
+    }
+    for (KernelUnderTest* kernel : order) {
+      result.records.push_back(boot_once(*kernel, round, result.boots, spec, vm, status));
+    }
+    if (spec.adaptive && round == 1 && result.boots == 1 && kernels.size() == 2) {
+      const auto undecided = cases::undecided_virtual_metrics(kernels[0].timing, kernels[1].timing);
+      if (!undecided.empty()) {
+        result.boots = 2;
+        std::string names;
+        for (const auto& name : undecided) {
+          names += (names.empty() ? "" : ", ") + name;
+        }
+        status.progress("a second pair of boots: unknown after one pair: " + names);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace kseries::run

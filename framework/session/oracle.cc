@@ -1,0 +1,190 @@
+#include "session/oracle.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "cases/case_def.h"
+#include "core/error.h"
+#include "guest/case_status.h"
+#include "memcost/symbols.h"
+#include "oracle/nt_ordering.h"
+
+namespace kseries::run {
+
+namespace {
+
+// memmap-equivalence: fast vs slow dumps of one boot, judged at once.
+class EquivalenceOracle final : public Oracle {
+ public:
+  std::string name() const override { return "memmap-equivalence"; }
+  void judge_boot(BootRecord& record) const override {
+    record.verdicts = oracle::judge_memmap_equivalence(record.events, record.run.bulk);
+  }
+};
+
+// memmap-vs-base: the dumps are kept and judged against the baseline's.
+class VsBaseOracle final : public Oracle {
+ public:
+  std::string name() const override { return "memmap-vs-base"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    std::map<std::string, std::string> errors;
+    record.dumps = oracle::collect_setup_dumps(record.events, record.run.bulk, errors);
+    for (const auto& [setup, why] : errors) {
+      record.verdicts.push_back({setup, oracle::VerdictStatus::k_fail, why, ""});
+    }
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    std::vector<oracle::SetupVerdict> verdicts;
+    for (const auto& dumps : candidate.dumps) {
+      const auto reference =
+          std::find_if(baseline.dumps.begin(), baseline.dumps.end(),
+                       [&](const oracle::SetupDumps& d) { return d.setup == dumps.setup; });
+      if (reference != baseline.dumps.end()) {
+        verdicts.push_back(oracle::judge_vs_base(*reference, dumps));
+      } else {
+        verdicts.push_back({dumps.setup, oracle::VerdictStatus::k_fail,
+                            "no dumps of " + dumps.setup + " from the " + baseline.kernel +
+                                " kernel's boot #" + std::to_string(baseline.round),
+                            ""});
+      }
+    }
+    return verdicts;
+  }
+};
+
+// hugetlb-tails: each kernel's folios judged alone, then tails vs the baseline's.
+class HugetlbTailsOracle final : public Oracle {
+ public:
+  std::string name() const override { return "hugetlb-tails"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    record.hugetlb = oracle::collect_hugetlb_dumps(record.events, record.run.bulk);
+    record.verdicts = oracle::judge_hugetlb_tails(record.hugetlb);
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    return oracle::judge_hugetlb_vs_base(baseline.hugetlb, candidate.hugetlb);
+  }
+};
+
+// slow-path-work: the work of the base's memmap_init_zone_device() per
+// setup, the candidate's against the baseline's (sanitizer-gating).
+class SlowPathWorkOracle final : public Oracle {
+ public:
+  std::string name() const override { return "slow-path-work"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    record.work = oracle::collect_slow_path_work(record.events);
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    std::vector<oracle::SetupVerdict> verdicts;
+    const auto clock =
+        qemu::counts_instructions(candidate.clock) && baseline.clock == candidate.clock
+            ? oracle::WorkClock::k_instructions
+            : oracle::WorkClock::k_wall;
+    for (const auto& setup : guest::passed_subjects(candidate.events)) {
+      const auto base = baseline.work.find(setup);
+      const auto mine = candidate.work.find(setup);
+      verdicts.push_back(oracle::judge_slow_path_work(
+          setup, base == baseline.work.end() ? std::vector<double>{} : base->second,
+          mine == candidate.work.end() ? std::vector<double>{} : mine->second, clock));
+    }
+    return verdicts;
+  }
+};
+
+}  // namespace
+
+std::vector<oracle::SetupVerdict> Oracle::judge_pair(const BootRecord&, const BootRecord&) const {
+  return {};
+}
+
+// nt-ordering: the memcost plugin's ordering records, per setup.
+class NtOrderingOracle : public Oracle {
+ public:
+  std::string name() const override { return "nt-ordering"; }
+  bool needs_memory_plugin() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    record.verdicts = oracle::judge_nt_ordering(record.events, record.memcost,
+                                                memcost::Symbolizer::load(record.system_map));
+  }
+};
+
+const Oracle* find_oracle(const std::string& name) {
+  static const NtOrderingOracle nt_ordering;
+  static const EquivalenceOracle equivalence;
+  static const VsBaseOracle vs_base;
+  static const HugetlbTailsOracle hugetlb;
+  static const SlowPathWorkOracle work;
+  if (name.empty()) {
+    return nullptr;
+  }
+  for (const Oracle* oracle : std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb,
+                                                                   &work, &nt_ordering}) {
+    if (oracle->name() == name) {
+      return oracle;
+    }
+  }
+  std::string known;
+  for (const auto& n : cases::oracle_names()) {
+    known += (known.empty() ? "" : ", ") + n;
+  }
+  throw usage_error("unknown oracle '" + name + "' (known: " + known + ")");
+}
+
+std::vector<std::string> missing_evidence(const Oracle& oracle, const BootRecord& record) {
+  std::vector<std::string> problems;
+  if (!record.powered_off) {
+    return problems;  // the boot failed already, for its own reason
+  }
+  std::set<std::string> judged;
+  for (const auto& verdict : record.verdicts) {
+    judged.insert(verdict.setup);
+  }
+  for (const auto& dumps : record.dumps) {
+    judged.insert(dumps.setup);
+  }
+  for (const auto& [setup, samples] : record.work) {
+    judged.insert(setup);
+  }
+  for (const auto& setup : guest::passed_subjects(record.events)) {
+    if (!judged.count(setup)) {
+      problems.push_back("oracle " + oracle.name() + " has nothing to judge for setup " + setup +
+                         " (no dump of it on the bulk disk, no measurement)");
+    }
+  }
+  return problems;
+}
+
+std::vector<PairVerdict> judge_pairs(const Oracle& oracle, const std::vector<BootRecord>& records) {
+  std::vector<PairVerdict> pairs;
+  if (!oracle.needs_baseline()) {
+    return pairs;
+  }
+  for (const auto& candidate : records) {
+    if (candidate.role != KernelRole::k_candidate) {
+      continue;
+    }
+    const auto baseline = std::find_if(records.begin(), records.end(), [&](const BootRecord& r) {
+      return is_baseline(r.role) && r.round == candidate.round;
+    });
+    if (baseline == records.end()) {
+      pairs.push_back(
+          {&candidate,
+           {"all", oracle::VerdictStatus::k_fail,
+            "no baseline boot #" + std::to_string(candidate.round) + " to compare with", ""}});
+      continue;
+    }
+    for (auto& verdict : oracle.judge_pair(*baseline, candidate)) {
+      pairs.push_back({&candidate, std::move(verdict)});
+    }
+  }
+  return pairs;
+}
+
+}  // namespace kseries::run

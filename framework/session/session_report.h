@@ -1,0 +1,51 @@
+#pragma once
+// A session's results rendered three ways from the same records: the text
+// report (stdout, boot.txt), results.json, and one JUnit suite; plus the
+// session's verdict (failed or not). Renders only: it boots nothing.
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qemu/vm.h"
+#include "report/junit.h"
+#include "session/boot_session.h"
+#include "session/oracle.h"
+#include "session/session.h"
+
+namespace kseries::run {
+
+struct SessionFacts {
+  std::string target;
+  std::string test_case;
+  const Oracle* oracle = nullptr;
+  std::string accel;
+  std::string accel_note;
+  qemu::Clock clock = qemu::Clock::k_wall;
+  bool adaptive = false;
+  std::string pmem;
+  std::string pmem_size;
+  std::filesystem::path run_dir;
+  std::vector<std::pair<std::string, std::string>> skipped_setups;  // (setup, why)
+  std::string memory_model;  // the memory clock's profile, described ("" otherwise)
+};
+
+struct SessionReport {
+  std::string text;
+  nlohmann::json json;
+  report::TestSuite suite;
+  bool failed = false;
+};
+
+// "skipped setup S on T: why" lines and skipped testcases, also for a
+// session that ends before any boot.
+void add_skipped_setups(const SessionFacts& facts, std::string& text, report::TestSuite& suite);
+
+// The whole report of a finished session. Progress of the pair judgements
+// goes to STATUS.
+SessionReport render_session(const SessionFacts& facts, const std::vector<KernelUnderTest>& kernels,
+                             const SessionResult& result, Status& status);
+
+}  // namespace kseries::run

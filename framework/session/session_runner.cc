@@ -1,0 +1,181 @@
+#include "session/session_runner.h"
+
+#include "core/error.h"
+#include "session/boot_session.h"
+#include "session/kernel_stage.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
+  SessionOutcome outcome;
+  outcome.end = SessionEnd::k_skipped;
+  auto& report = outcome.report;
+  if (plan.skipped) {
+    outcome.why = *plan.skipped;
+    report.text =
+        "skipped " + facts.test_case + " on " + facts.target + ": " + *plan.skipped + "\n";
+    report.suite.cases.push_back({"boot." + facts.target,
+                                  facts.test_case,
+                                  0,
+                                  report::CaseStatus::k_skipped,
+                                  *plan.skipped,
+                                  "",
+                                  {},
+                                  ""});
+  } else {
+    outcome.why = "every setup asked for is one target " + facts.target + " cannot do";
+  }
+  add_skipped_setups(facts, report.text, report.suite);
+  report.json = {{"target", facts.target}, {"case", facts.test_case}, {"skipped", outcome.why}};
+  return outcome;
+}
+
+// The clock this session boots under: the memory clock's plugin is for the
+// timing cases and the oracles that read it; the other oracle cases (dumps)
+// run under icount when the memory clock is asked for.
+std::string session_clock(const SessionRequest& request, const Oracle* oracle) {
+  if (oracle && oracle->needs_memory_plugin()) {
+    return "memory";
+  }
+  if (oracle && request.clock == "memory") {
+    return "icount";
+  }
+  return request.clock;
+}
+
+// The memory clock's models: the profile scaled to this namespace's memmap
+// (64-byte struct pages) unless asked otherwise, then one per swept LLC size.
+std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
+  if (request.target.arch != "x86_64") {
+    throw usage_error(
+        "the memory clock models an x86-64 core (its plugin decodes x86 "
+        "instructions); target " +
+        request.target.name + " is " + request.target.arch);
+  }
+  // Without --memory-profile (a case whose oracle needs the plugin), the
+  // bundled default.
+  const auto base =
+      request.memory.profile
+          ? *request.memory.profile
+          : memcost::load_profile("icelake-sp", std::filesystem::path(KSERIES_SOURCE_DIR) /
+                                                    "kernel-configs" / "machines");
+  const std::uint64_t memmap = qemu::parse_memory_size(request.pmem_size) / 4096 * 64;
+  const auto profile = request.memory.unscaled ? base : memcost::scaled_to(base, memmap);
+  std::vector<cases::MemoryModel> models{{profile.name, profile}};
+  for (const auto llc : request.memory.llc_sweep) {
+    models.push_back({"llc" + std::to_string(llc >> 10) + "k", memcost::with_llc(profile, llc)});
+  }
+  return models;
+}
+
+}  // namespace
+
+SessionOutcome run_session(SessionRequest request, Services& services, Status& status) {
+  // Plan: what the case does on this target, before anything is built.
+  const Oracle* oracle = find_oracle(request.test_case.oracle);
+  const CasePlan plan = plan_case(request.target, request.test_case, request.case_options);
+  SessionFacts facts{request.target.name,
+                     request.test_case.name,
+                     oracle,
+                     "",
+                     "",
+                     qemu::Clock::k_wall,
+                     false,
+                     request.pmem,
+                     request.pmem_size,
+                     request.run_dir,
+                     plan.skipped_setups};
+  if (plan.skipped || plan.nothing_to_boot()) {
+    return skipped(facts, plan);
+  }
+  if (oracle && oracle->needs_memory_plugin() && request.target.arch != "x86_64") {
+    // The plugin decodes x86-64; elsewhere memcpy_nontemporal() is the
+    // generic memcpy() (v10 6/8), so there is no non-temporal store to order.
+    CasePlan not_here = plan;
+    not_here.skipped = "not applicable on " + request.target.arch +
+                       ": the memcost plugin decodes x86-64 instructions, and this "
+                       "architecture's memcpy_nontemporal() is the generic memcpy() (no "
+                       "non-temporal store to order)";
+    return skipped(facts, not_here);
+  }
+
+  // Build: the kernels and the test modules the case loads.
+  SessionOutcome outcome;
+  outcome.kernels = std::move(request.kernels);
+  auto& kernels = outcome.kernels;
+  std::vector<fs::path> module_dirs;
+  for (const auto& module : request.test_case.modules) {
+    module_dirs.push_back(request.testcases / module);
+  }
+  if (auto why = build_kernels(kernels, request.target, module_dirs, services.builder,
+                               request.run_dir, status)) {
+    outcome.end = SessionEnd::k_not_built;
+    outcome.why = std::move(*why);
+    return outcome;
+  }
+
+  // Guest: initramfs per kernel, accelerator and clock.
+  build_initramfs_for(kernels, request.target, request.test_case, request.testcases,
+                      services.workdir_root / "initramfs", services.runner);
+  qemu::Vm vm(services.runner, services.workdir_root);
+  SessionSpec spec;
+  spec.vm.run_dir = request.run_dir;
+  spec.vm.pmem =
+      request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
+  spec.vm.pmem_size = request.pmem_size;
+  spec.vm.timeout = request.timeout.value_or(request.test_case.timeout);
+  spec.vm.kernel = kernels.front().build.image;
+  spec.vm.initramfs = kernels.front().initramfs;
+  spec.vm.arch = request.target.arch;
+  if (request.target.arch == "x86_64") {
+    spec.vm.tcg_cpu = request.test_case.tcg_cpu;  // an x86 CPU model (case.conf tcg-cpu:)
+  }
+  if (const auto memory = request.test_case.for_arch(request.target.arch).memory; !memory.empty()) {
+    spec.vm.memory = memory;
+  }
+  vm.choose_accel(request.accel, spec.vm);
+  status.progress("accelerator: " + vm.accel_note());
+  spec.vm.clock = qemu::choose_clock(session_clock(request, oracle), vm.accel());
+  status.progress("clock: " + qemu::clock_note(spec.vm.clock));
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    spec.memory_models = memory_models(request);
+    for (const auto& model : spec.memory_models) {
+      status.progress("memory model " + model.label + ": " + memcost::describe(model.profile));
+    }
+  }
+  spec.guest_cmdline = plan.guest_cmdline;
+  spec.setups = plan.setups;
+  spec.oracle = oracle;
+  spec.timing_only = oracle == nullptr;
+  spec.boots = request.boots;
+  // Under the instruction clock one boot a side decides unless a verdict is
+  // unknown; then a second pair checks that the boots agree.
+  spec.adaptive =
+      !request.boots_given && qemu::counts_instructions(spec.vm.clock) && kernels.size() == 2;
+  spec.keep_bulk = request.keep_bulk;
+  const BootCache cache(services.workdir_root / "boot-cache");
+  if (request.reuse_baseline_boots || request.reuse_every_boot) {
+    spec.boot_cache = &cache;
+    spec.cache_every_kernel = request.reuse_every_boot;
+  }
+  spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
+
+  // Boot, judge, render.
+  const auto result = run_boots(kernels, spec, vm, status);
+  facts.accel = vm.accel();
+  facts.accel_note = vm.accel_note();
+  facts.clock = spec.vm.clock;
+  if (!spec.memory_models.empty()) {
+    facts.memory_model = memcost::describe(spec.memory_models.front().profile);
+  }
+  facts.adaptive = spec.adaptive;
+  outcome.end = SessionEnd::k_booted;
+  outcome.report = render_session(facts, kernels, result, status);
+  return outcome;
+}
+
+}  // namespace kseries::run

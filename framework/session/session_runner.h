@@ -1,0 +1,64 @@
+#pragma once
+// One boot session from its request to its report: plan the case on the
+// target, build the kernels (a kernel that does not build ends the session,
+// it is not thrown), build the initramfs, choose accelerator and clock,
+// boot, judge, render. `kseries boot` runs one; `kseries gate` one per cell.
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cases/case_def.h"
+#include "kernel/kernel_build.h"
+#include "kernel/target.h"
+#include "memcost/profile.h"
+#include "qemu/vm.h"
+#include "session/case_plan.h"
+#include "session/session.h"
+#include "session/session_report.h"
+#include "sys/process.h"
+
+namespace kseries::run {
+
+struct SessionRequest {
+  kernel::Target target;
+  cases::CaseDef test_case;
+  std::filesystem::path testcases;
+  CaseOptions case_options;
+  std::vector<KernelUnderTest> kernels;  // roles and commits; built by the session
+  qemu::Accel accel = qemu::Accel::k_auto;
+  std::string clock = "auto";
+  int boots = 1;
+  bool boots_given = false;  // false: under icount, a second pair only when needed
+  std::string pmem = "legacy";
+  std::string pmem_size = "2G";
+  std::optional<std::chrono::seconds> timeout;  // default: the case's
+  std::filesystem::path run_dir;
+  bool keep_bulk = false;  // keep each boot's bulk disk once read (to debug a dump)
+  // Reuse baseline boots under icount from WORKDIR/boot-cache (session/boot_cache.h);
+  // with reuse_every_boot the series' boots too.
+  bool reuse_baseline_boots = false;
+  bool reuse_every_boot = false;
+  memcost::MemoryClockSettings memory;  // --clock memory
+};
+
+struct Services {
+  kernel::KernelBuilds& builder;
+  ProcessRunner& runner;
+  std::filesystem::path workdir_root;  // the initramfs cache and the KVM probe live here
+};
+
+enum class SessionEnd { k_skipped, k_not_built, k_booted };
+
+struct SessionOutcome {
+  SessionEnd end = SessionEnd::k_skipped;
+  std::string why;                       // k_skipped, k_not_built: the reason
+  SessionReport report;                  // k_booted: the whole report; k_skipped: the skips
+  std::vector<KernelUnderTest> kernels;  // as built and booted
+};
+
+SessionOutcome run_session(SessionRequest request, Services& services, Status& status);
+
+}  // namespace kseries::run
