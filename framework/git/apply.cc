@@ -206,6 +206,8 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
     }
   }
 
+  // One pack for the whole chain, not a file per blob, tree and commit.
+  Store::BufferedWrites writes(store);
   git_oid parent = request.base;
   bool failed = false;
   for (size_t s = 0; s < request.chain.size(); ++s) {
@@ -291,12 +293,14 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       if (outcome.status == PatchStatus::k_failed) {
         failed = true;
       }
+      writes.flush_if_large();
       if (on_patch) {
         on_patch(outcome);
       }
       result.outcomes.push_back(std::move(outcome));
     }
   }
+  writes.finish();
   result.complete = !failed;
   return result;
 }
