@@ -293,14 +293,24 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       if (outcome.status == PatchStatus::k_failed) {
         failed = true;
       }
-      writes.flush_if_large();
+      try {
+        writes.flush_if_large();
+      } catch (const Error& e) {
+        throw infra_error("cannot store the objects of " + outcome.label + ": " + e.what() +
+                          " (not the patch's fault)");
+      }
       if (on_patch) {
         on_patch(outcome);
       }
       result.outcomes.push_back(std::move(outcome));
     }
   }
-  writes.finish();
+  try {
+    writes.finish();
+  } catch (const Error& e) {
+    throw infra_error("cannot store the objects of " + request.chain.back()->name + ": " +
+                      e.what() + " (not the patch's fault)");
+  }
   result.complete = !failed;
   return result;
 }

@@ -1,9 +1,13 @@
 #include "git/object_buffer.h"
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
+#include <git2/indexer.h>
 #include <git2/sys/odb_backend.h>
+#include <openssl/evp.h>
+#include <zlib.h>
 
 #include "core/error.h"
 
@@ -17,6 +21,97 @@ constexpr int k_buffer_priority = 1000;
 std::string key(const git_oid* oid) {
   return std::string(reinterpret_cast<const char*>(oid->id), GIT_OID_RAWSZ);
 }
+
+// Git's pack format, version 2, every object whole (no deltas): "PACK",
+// version, count; per object a type-and-size header and its zlib stream;
+// the SHA-1 of all that at the end. Handed to libgit2's indexer in pieces.
+class PackStream {
+ public:
+  PackStream(git_indexer& indexer, const std::filesystem::path& dir)
+      : m_indexer(indexer), m_dir(dir), m_sha(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (m_sha == nullptr || EVP_DigestInit_ex(m_sha.get(), EVP_sha1(), nullptr) != 1) {
+      throw infra_error("cannot hash a pack for " + m_dir.string());
+    }
+  }
+
+  void header(std::size_t count) {
+    std::string head = "PACK";
+    put_u32(head, 2);
+    put_u32(head, static_cast<std::uint32_t>(count));
+    append(head);
+  }
+
+  void object(git_object_t type, const std::string& data) {
+    std::string head;
+    std::size_t size = data.size();
+    unsigned char byte = static_cast<unsigned char>((static_cast<unsigned>(type) << 4) | (size & 15));
+    size >>= 4;
+    while (size != 0) {
+      head.push_back(static_cast<char>(byte | 0x80));
+      byte = static_cast<unsigned char>(size & 0x7f);
+      size >>= 7;
+    }
+    head.push_back(static_cast<char>(byte));
+    uLongf bound = compressBound(static_cast<uLong>(data.size()));
+    m_deflated.resize(bound);
+    if (compress2(reinterpret_cast<Bytef*>(m_deflated.data()), &bound,
+                  reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()),
+                  Z_BEST_SPEED) != Z_OK) {
+      throw infra_error("cannot compress an object for a pack in " + m_dir.string());
+    }
+    m_deflated.resize(bound);
+    append(head);
+    append(m_deflated);
+  }
+
+  void finish() {
+    flush_pending();
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(m_sha.get(), digest, &length) != 1) {
+      throw infra_error("cannot hash a pack for " + m_dir.string());
+    }
+    write(reinterpret_cast<const char*>(digest), length);
+    git_indexer_progress progress{};
+    if (git_indexer_commit(&m_indexer, &progress) < 0) {
+      throw infra_error("cannot write a pack in " + m_dir.string() + ": " + last_error_message());
+    }
+  }
+
+ private:
+  static void put_u32(std::string& out, std::uint32_t value) {
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      out.push_back(static_cast<char>((value >> shift) & 0xff));
+    }
+  }
+  // Hashed, and handed to the indexer in pieces of about 1 MiB.
+  void append(const std::string& bytes) {
+    EVP_DigestUpdate(m_sha.get(), bytes.data(), bytes.size());
+    m_pending += bytes;
+    if (m_pending.size() >= (1u << 20)) {
+      flush_pending();
+    }
+  }
+  void flush_pending() {
+    write(m_pending.data(), m_pending.size());
+    m_pending.clear();
+  }
+  void write(const char* data, std::size_t size) {
+    if (size == 0) {
+      return;
+    }
+    git_indexer_progress progress{};
+    if (git_indexer_append(&m_indexer, data, size, &progress) < 0) {
+      throw infra_error("cannot write a pack in " + m_dir.string() + ": " + last_error_message());
+    }
+  }
+
+  git_indexer& m_indexer;
+  std::filesystem::path m_dir;
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> m_sha;
+  std::string m_pending;
+  std::string m_deflated;
+};
 
 }  // namespace
 
@@ -120,25 +215,30 @@ void ObjectBuffer::discard() {
   m_bytes = 0;
 }
 
-void ObjectBuffer::flush(git_repository* repo, const std::filesystem::path& pack_dir) {
+void ObjectBuffer::flush(const std::filesystem::path& pack_dir) {
   if (m_order.empty()) {
     return;
   }
-  git_packbuilder* raw = nullptr;
-  check(git_packbuilder_new(&raw, repo), "cannot start a pack in " + pack_dir.string());
-  std::unique_ptr<git_packbuilder, Deleter<git_packbuilder, git_packbuilder_free>> builder(raw);
-  git_packbuilder_set_threads(builder.get(), 1);
+  // A pack without deltas, streamed to libgit2's indexer in `pack_dir`
+  // itself (it hashes every object, writes pack and index, renames them into
+  // place). Not git_odb_write_pack: with objects/pack missing at open, the
+  // pack backend has no folder and its indexer writes into the current
+  // directory. Not git_packbuilder: it searches a window of deltas per
+  // object, most of the time of a long series, and more than linear.
+  git_indexer_options options = GIT_INDEXER_OPTIONS_INIT;
+  git_indexer* raw = nullptr;
+  if (git_indexer_new(&raw, pack_dir.c_str(), 0, m_odb, &options) < 0) {
+    throw infra_error("cannot start a pack in " + pack_dir.string() + ": " +
+                      last_error_message());
+  }
+  std::unique_ptr<git_indexer, Deleter<git_indexer, git_indexer_free>> indexer(raw);
+  PackStream stream(*indexer, pack_dir);
+  stream.header(m_order.size());
   for (const auto& oid : m_order) {
-    // Just this object (not the trees and blobs a commit reaches: those are
-    // in the buffer themselves, or already stored, or the user's).
-    check(git_packbuilder_insert(builder.get(), &oid, nullptr),
-          "cannot pack object " + to_hex(oid));
+    const Object& object = *find(&oid);
+    stream.object(object.type, object.data);
   }
-  std::filesystem::create_directories(pack_dir);
-  if (git_packbuilder_write(builder.get(), pack_dir.c_str(), 0, nullptr, nullptr) < 0) {
-    throw infra_error("cannot write a pack of " + std::to_string(m_order.size()) +
-                      " objects in " + pack_dir.string() + ": " + last_error_message());
-  }
+  stream.finish();
   m_objects.clear();
   m_order.clear();
   m_bytes = 0;

@@ -30,11 +30,12 @@ class ObjectBuffer {
   // Drops what is held and stops buffering (an aborted apply: no ref points
   // at those objects).
   void discard();
-  // Writes every held object into one pack (and its index) in `pack_dir`
-  // with libgit2's pack builder, empties the buffer and lets `repo`'s odb see
-  // the pack; buffering stays as it was. Throws Error(k_infrastructure)
-  // naming the directory when the pack cannot be written.
-  void flush(git_repository* repo, const std::filesystem::path& pack_dir);
+  // Writes every held object, whole (no deltas: linear time), into one pack
+  // and its index through the odb's pack writer (the directory `pack_dir`
+  // is named in errors), empties the buffer and lets the odb see the pack;
+  // buffering stays as it was. Throws Error(k_infrastructure) naming the
+  // directory when the pack cannot be written.
+  void flush(const std::filesystem::path& pack_dir);
 
   bool buffering() const { return m_buffering; }
   std::size_t objects() const { return m_order.size(); }

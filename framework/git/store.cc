@@ -53,6 +53,11 @@ Store::Store(const fs::path& path) : m_path(path) {
     check(git_repository_open_bare(&raw, path.c_str()), "cannot open repository " + path.string());
   }
   m_repo.reset(raw);
+  // Where the applied objects go (git/object_buffer.h); libgit2's pack
+  // backend reads only a pack directory that exists when it opens. One that
+  // is not a directory stays so: writing the pack then fails, exit 2.
+  std::error_code ec;
+  fs::create_directory(path / "objects" / "pack", ec);
   const fs::path alternates = path / "objects" / "info" / "alternates";
   m_alternates_at_open = fs::exists(alternates) ? read_file(alternates) : "";
   // Our own object database: the alternates (the user's repository) are
@@ -78,13 +83,13 @@ Store::BufferedWrites::~BufferedWrites() {
 
 void Store::BufferedWrites::flush_if_large() {
   if (m_owner && m_store.m_buffer->bytes() > k_flush_bytes) {
-    m_store.m_buffer->flush(m_store.repo(), m_store.m_path / "objects" / "pack");
+    m_store.m_buffer->flush(m_store.m_path / "objects" / "pack");
   }
 }
 
 void Store::BufferedWrites::finish() {
   if (m_owner && m_store.m_buffer->buffering()) {
-    m_store.m_buffer->flush(m_store.repo(), m_store.m_path / "objects" / "pack");
+    m_store.m_buffer->flush(m_store.m_path / "objects" / "pack");
     m_store.m_buffer->discard();  // empty now: stops buffering
   }
 }
