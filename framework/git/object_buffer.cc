@@ -44,7 +44,8 @@ class PackStream {
   void object(git_object_t type, const std::string& data) {
     std::string head;
     std::size_t size = data.size();
-    unsigned char byte = static_cast<unsigned char>((static_cast<unsigned>(type) << 4) | (size & 15));
+    unsigned char byte =
+        static_cast<unsigned char>((static_cast<unsigned>(type) << 4) | (size & 15));
     size >>= 4;
     while (size != 0) {
       head.push_back(static_cast<char>(byte | 0x80));
@@ -228,8 +229,7 @@ void ObjectBuffer::flush(const std::filesystem::path& pack_dir) {
   git_indexer_options options = GIT_INDEXER_OPTIONS_INIT;
   git_indexer* raw = nullptr;
   if (git_indexer_new(&raw, pack_dir.c_str(), 0, m_odb, &options) < 0) {
-    throw infra_error("cannot start a pack in " + pack_dir.string() + ": " +
-                      last_error_message());
+    throw infra_error("cannot start a pack in " + pack_dir.string() + ": " + last_error_message());
   }
   std::unique_ptr<git_indexer, Deleter<git_indexer, git_indexer_free>> indexer(raw);
   PackStream stream(*indexer, pack_dir);

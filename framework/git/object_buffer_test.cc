@@ -32,14 +32,13 @@ class ObjectBufferTest : public ::testing::Test {
   }
   static git_oid blob(Store& store, const std::string& content) {
     git_oid oid;
-    check(git_blob_create_from_buffer(&oid, store.repo(), content.data(), content.size()),
-          "blob");
+    check(git_blob_create_from_buffer(&oid, store.repo(), content.data(), content.size()), "blob");
     return oid;
   }
   // What git itself (another process, its own view of the directory) reads.
   std::string cat_file(const git_oid& oid) const {
-    return git(m_tmp.path(), {"--git-dir", (m_tmp / "store.git").string(), "cat-file", "-p",
-                              to_hex(oid)});
+    return git(m_tmp.path(),
+               {"--git-dir", (m_tmp / "store.git").string(), "cat-file", "-p", to_hex(oid)});
   }
 
   Session m_session;
