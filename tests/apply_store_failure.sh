@@ -1,8 +1,10 @@
 # An object store that refuses writes is an infrastructure failure (exit 2,
 # no verdict on the series), not "does not apply" (exit 1) with a JUnit
 # failure. Tests run as root, which ignores permission bits, so the store is
-# broken in a way root cannot write through either: the directory
-# objects/<xx> the patch's post-image blob needs is replaced by a file.
+# broken in a way root cannot write through either: the directory the
+# applied objects go to, objects/pack (one pack per apply: git/object_buffer.h;
+# it was objects/<xx> of the post-image blob while each object was a loose
+# file), is replaced by a file.
 source "$(dirname "$0")/lib.bash"
 make_toy_repo "$TMP/toy"
 base=$(git -C "$TMP/toy" rev-parse HEAD~2)
@@ -24,10 +26,10 @@ git -C "$TMP/toy" format-patch -q -1 -o "$TMP/earlier" HEAD~1
 expect_exit 0 "$KSERIES" apply --workdir "$TMP/wd" --series "$TMP/earlier" --tree "$TMP/toy" \
   --base "$base" --branch earlier
 objects="$TMP/wd/repo.git/objects"
-rm -rf "${objects:?}/${blob:0:2}" && : >"$objects/${blob:0:2}"
+rm -rf "${objects:?}/pack" && : >"$objects/pack"
 expect_exit 2 "$KSERIES" apply --workdir "$TMP/wd" --series "$TMP/series" --tree "$TMP/toy" \
   --base "$base" --branch broken --junit "$TMP/junit.xml"
-expect_grep "kseries apply: error: cannot apply patch 1/1 'toy: change line seven'" "$TMP/err"
+expect_grep "kseries apply: error: cannot store the objects of series: " "$TMP/err"
 expect_grep "not the patch's fault" "$TMP/err"
 grep -q "does not apply" "$TMP/out" "$TMP/err" && fail "an infrastructure failure judged the series"
 if [ -e "$TMP/junit.xml" ] && grep -q "<failure" "$TMP/junit.xml"; then
@@ -36,7 +38,7 @@ fi
 git --git-dir "$TMP/wd/repo.git" rev-parse -q --verify refs/heads/broken >/dev/null \
   && fail "a branch was created"
 # Repaired, the same run applies.
-rm "$objects/${blob:0:2}"
+rm "$objects/pack" && mkdir "$objects/pack"
 expect_exit 0 "$KSERIES" apply --workdir "$TMP/wd" --series "$TMP/series" --tree "$TMP/toy" \
   --base "$base" --branch repaired
 pgrep -f "$TMP" >/dev/null && fail "a process survived"

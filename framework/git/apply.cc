@@ -217,6 +217,8 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
   result.warnings = base_commit_warnings(store, request);
   check_every_diff(request);
 
+  // One pack for the whole chain, not a file per blob, tree and commit.
+  Store::BufferedWrites writes(store);
   git_oid parent = request.base;
   bool failed = false;
   for (size_t s = 0; s < request.chain.size(); ++s) {
@@ -302,11 +304,23 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       if (outcome.status == PatchStatus::k_failed) {
         failed = true;
       }
+      try {
+        writes.flush_if_large();
+      } catch (const Error& e) {
+        throw infra_error("cannot store the objects of " + outcome.label + ": " + e.what() +
+                          " (not the patch's fault)");
+      }
       if (on_patch) {
         on_patch(outcome);
       }
       result.outcomes.push_back(std::move(outcome));
     }
+  }
+  try {
+    writes.finish();
+  } catch (const Error& e) {
+    throw infra_error("cannot store the objects of " + request.chain.back()->name + ": " +
+                      e.what() + " (not the patch's fault)");
   }
   result.complete = !failed;
   return result;

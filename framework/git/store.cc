@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "git/object_buffer.h"
 #include "git/object_database.h"
 #include "sys/files.h"
 
@@ -52,6 +53,11 @@ Store::Store(const fs::path& path) : m_path(path) {
     check(git_repository_open_bare(&raw, path.c_str()), "cannot open repository " + path.string());
   }
   m_repo.reset(raw);
+  // Where the applied objects go (git/object_buffer.h); libgit2's pack
+  // backend reads only a pack directory that exists when it opens. One that
+  // is not a directory stays so: writing the pack then fails, exit 2.
+  std::error_code ec;
+  fs::create_directory(path / "objects" / "pack", ec);
   const fs::path alternates = path / "objects" / "info" / "alternates";
   m_alternates_at_open = fs::exists(alternates) ? read_file(alternates) : "";
   // Our own object database: the alternates (the user's repository) are
@@ -59,6 +65,33 @@ Store::Store(const fs::path& path) : m_path(path) {
   const OdbPtr odb = open_store_odb(path / "objects");
   check(git_repository_set_odb(m_repo.get(), odb.get()),
         "cannot use the object database of " + path.string());
+  m_buffer = &ObjectBuffer::attach(odb.get());
+}
+
+Store::BufferedWrites::BufferedWrites(Store& store)
+    : m_store(store), m_owner(!store.m_buffer->buffering()) {
+  if (m_owner) {
+    m_store.m_buffer->start();
+  }
+}
+
+Store::BufferedWrites::~BufferedWrites() {
+  if (m_owner && m_store.m_buffer->buffering()) {
+    m_store.m_buffer->discard();
+  }
+}
+
+void Store::BufferedWrites::flush_if_large() {
+  if (m_owner && m_store.m_buffer->bytes() > k_flush_bytes) {
+    m_store.m_buffer->flush(m_store.m_path / "objects" / "pack");
+  }
+}
+
+void Store::BufferedWrites::finish() {
+  if (m_owner && m_store.m_buffer->buffering()) {
+    m_store.m_buffer->flush(m_store.m_path / "objects" / "pack");
+    m_store.m_buffer->discard();  // empty now: stops buffering
+  }
 }
 
 git_oid Store::borrow_commit(const fs::path& other, const std::string& rev) {

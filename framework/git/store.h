@@ -11,6 +11,8 @@
 
 namespace kseries::git {
 
+class ObjectBuffer;
+
 class Store {
  public:
   // Opens the bare repository at `path`, creating it if missing. Safe when
@@ -43,6 +45,30 @@ class Store {
 
   TreePtr commit_tree(const git_oid& commit) const;
 
+  // While one lives, the objects written to this store are held in memory
+  // and land as one pack (git/object_buffer.h) when finish() is called, or
+  // in several once they pass k_flush_bytes; what no finish() wrote is
+  // dropped with it (an exception on the way). Nested, only the outermost
+  // one writes.
+  class BufferedWrites {
+   public:
+    explicit BufferedWrites(Store& store);
+    ~BufferedWrites();
+    BufferedWrites(const BufferedWrites&) = delete;
+    BufferedWrites& operator=(const BufferedWrites&) = delete;
+    // Writes a pack when the buffer holds more than k_flush_bytes.
+    void flush_if_large();
+    // Writes the buffered objects as a pack; later writes go where they
+    // went before.
+    void finish();
+
+    static constexpr std::size_t k_flush_bytes = 64u << 20;
+
+   private:
+    Store& m_store;
+    bool m_owner;
+  };
+
  private:
   std::filesystem::path m_path;
   RepoPtr m_repo;
@@ -50,6 +76,7 @@ class Store {
   // was opened: what that database already reads. Another process may add
   // a line afterwards; this one must then add the alternate itself.
   std::string m_alternates_at_open;
+  ObjectBuffer* m_buffer = nullptr;  // owned by the object database
 };
 
 }  // namespace kseries::git
