@@ -155,6 +155,17 @@ std::optional<bool> ReasonFinder::macro_defined(const std::string& name,
   if (const auto it = overrides.find("#" + name); it != overrides.end()) {
     return !it->second.empty();  // explain() trying the other value
   }
+  // What kbuild's command line defines for C: -D__KERNEL__, and never
+  // __ASSEMBLY__ (assembler only), __CHECKER__ (sparse), __GENKSYMS__.
+  if (name == "__KERNEL__" || name == "__GNUC__") {
+    return true;
+  }
+  if (name == "__ASSEMBLY__" || name == "__CHECKER__" || name == "__GENKSYMS__") {
+    return false;
+  }
+  if (name == "__clang__") {
+    return value_in(m_facts.config, overrides, "CC_IS_CLANG") == "y";
+  }
   const auto* definitions = m_facts.macros.find(name);
   if (!definitions) {
     return std::nullopt;  // not looked up, or nowhere: undecided here, explained by explain()
@@ -210,6 +221,7 @@ ConditionValue ReasonFinder::evaluate(const std::string& expression,
 std::optional<NeverCompiled> ReasonFinder::explain(
     const std::vector<EnclosingCondition>& conditions) const {
   std::vector<const EnclosingCondition*> failing;
+  std::vector<const EnclosingCondition*> undecided;
   std::set<std::string> needed_y;  // symbols currently y that true conditions read
   std::set<std::string> symbols;
   std::set<std::string> macros;
@@ -223,18 +235,27 @@ std::optional<NeverCompiled> ReasonFinder::explain(
       }
       continue;
     }
-    failing.push_back(&condition);
-    symbols.insert(value.symbols.begin(), value.symbols.end());
-    macros.insert(value.macros.begin(), value.macros.end());
+    if (value.value == false) {
+      failing.push_back(&condition);
+      symbols.insert(value.symbols.begin(), value.symbols.end());
+      macros.insert(value.macros.begin(), value.macros.end());
+    } else {
+      undecided.push_back(&condition);
+    }
   }
+  // Only a condition known false explains a missing row; an undecided one
+  // (a value this reader cannot compute) is listed beside it.
   if (failing.empty()) {
     return std::nullopt;
   }
   NeverCompiled out;
   for (const auto* condition : failing) {
     out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
-                          (evaluate(condition->expression).value == false ? " (false here)"
-                                                                          : " (undecided here)"));
+                          " (false here)");
+  }
+  for (const auto* condition : undecided) {
+    out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
+                          " (undecided here)");
   }
   // A macro of the tree's own: where it is defined, and whether here. The
   // ones that decide: defined (or not) instead, every failing condition holds.

@@ -49,6 +49,12 @@ TEST(SourceContextTest, FindsTheIfBlocksAroundALine) {
   EXPECT_EQ(at9[1].expression,
             "!(defined(SECTION_IN_PAGE_FLAGS)) && !(defined(WANT_PAGE_VIRTUAL))");
   EXPECT_TRUE(source.conditions(19).empty());  // after the #endif
+  // An include guard always holds.
+  const SourceText guarded("#ifndef _X_H\n#define _X_H\nint x;\n#endif\n");
+  ASSERT_EQ(guarded.conditions(3).size(), 1u);
+  EXPECT_EQ(guarded.conditions(3)[0].expression, "(1)");
+  EXPECT_EQ(SourceText("#ifndef A\n#define B\nint x;\n#endif\n").conditions(3)[0].expression,
+            "(!defined(A))");
 }
 
 TEST(SourceContextTest, FindsTheIsEnabledStatementsAroundALine) {
@@ -166,6 +172,11 @@ TEST(ReasonsTest, ASymbolATargetSetsNamesTheTarget) {
   EXPECT_EQ(reason->key, "KASAN: target kasan");
   EXPECT_FALSE(finder.explain(source.conditions(15)));  // !KASAN holds here
   EXPECT_FALSE(finder.explain(source.conditions(9)));   // the #else branch is compiled
+  // An undecided condition alone explains nothing.
+  EXPECT_FALSE(finder.explain({{EnclosingCondition::Kind::k_preprocessor, 1, "#if FOO > 2", "FOO > 2"}}));
+  // kbuild's own -D__KERNEL__ is known.
+  EXPECT_TRUE(finder.explain({{EnclosingCondition::Kind::k_preprocessor, 1, "#ifndef __KERNEL__",
+                               "!defined(__KERNEL__)"}}));
 }
 
 }  // namespace

@@ -62,6 +62,11 @@ std::pair<std::string, std::string> directive(std::string_view line) {
   return {std::string(line.substr(0, end)), std::string(trim(line.substr(end)))};
 }
 
+std::string first_word(std::string_view text) {
+  const auto words = split_words(text);
+  return words.empty() ? std::string() : words.front();
+}
+
 std::string negate(const std::string& expression) { return "!(" + expression + ")"; }
 
 // An #if block while it is open: the branches before the current one and
@@ -151,7 +156,12 @@ std::vector<EnclosingCondition> SourceText::conditions(int line) const {
     } else if (keyword == "ifdef") {
       stack.push_back({n, std::string(trim(m_lines[n - 1])), {}, "defined(" + rest + ")"});
     } else if (keyword == "ifndef") {
-      stack.push_back({n, std::string(trim(m_lines[n - 1])), {}, "!defined(" + rest + ")"});
+      // An include guard (#ifndef X, then #define X) holds whenever the
+      // line is compiled at all: "1".
+      const bool guard = last < static_cast<int>(m_code.size()) &&
+                         directive(m_code[last]).first == "define" && !first_word(rest).empty() &&
+                         first_word(directive(m_code[last]).second) == first_word(rest);
+      stack.push_back({n, std::string(trim(m_lines[n - 1])), {}, guard ? "1" : "!defined(" + rest + ")"});
     } else if ((keyword == "elif" || keyword == "else") && !stack.empty()) {
       Block& block = stack.back();
       block.earlier.push_back(block.current.empty() ? "1" : block.current);
