@@ -15,8 +15,8 @@
 #include "coverage/line_table.h"
 #include "coverage/reasons.h"
 #include "git/blob_reader.h"
-#include "kernel/kernel_build.h"
 #include "kernel/kconfig_index.h"
+#include "kernel/kernel_build.h"
 #include "kernel/target.h"
 #include "report/output.h"
 #include "series/series_chain.h"
@@ -75,8 +75,8 @@ std::map<std::string, std::vector<kernel::ConfigRequest>> matrix_targets(const f
 }
 
 // The macros (not CONFIG_*) the conditions around LINES' rowless lines test.
-std::set<std::string> tested_macros(const std::vector<coverage::ChangedLine>& lines,
-                                    std::size_t k, const coverage::LineTable& table,
+std::set<std::string> tested_macros(const std::vector<coverage::ChangedLine>& lines, std::size_t k,
+                                    const coverage::LineTable& table,
                                     const std::map<std::string, std::string>& texts) {
   std::set<std::string> names;
   std::map<std::string, coverage::SourceText> sources;
@@ -103,9 +103,9 @@ std::set<std::string> tested_macros(const std::vector<coverage::ChangedLine>& li
 int run_coverage(Context& context, const std::vector<std::string>& args) {
   po::options_description options = coverage_options();
   po::variables_map vm;
-  if (!parse_command_line("coverage",
-                          "--series DIR (--vmlinux FILE | --target NAME) [--cover FILE]... [options]",
-                          args, options, vm, context)) {
+  if (!parse_command_line(
+          "coverage", "--series DIR (--vmlinux FILE | --target NAME) [--cover FILE]... [options]",
+          args, options, vm, context)) {
     return 0;
   }
   if (vm.count("vmlinux") == vm.count("target")) {
@@ -211,17 +211,17 @@ int run_coverage(Context& context, const std::vector<std::string>& args) {
   };
   const auto verdicts = coverage::judge_lines(lines, k, request);
   const auto summary = coverage::summarise(verdicts, !cover_files.empty());
-  if (!cover_files.empty() && !verdicts.empty() && executed.size() > 0 &&
-      summary.executed == 0) {
-    progress("note: no changed line ran: was the kernel booted with KASLR (the addresses must "
-             "be vmlinux's: boot with nokaslr)?");
+  if (!cover_files.empty() && !verdicts.empty() && executed.size() > 0 && summary.executed == 0) {
+    progress(
+        "note: no changed line ran: was the kernel booted with KASLR (the addresses must "
+        "be vmlinux's: boot with nokaslr)?");
   }
   std::ostream& out = text_report_stream(vm);
-  out << printable_text(top.name + " (" + std::to_string(k) + " of " +
-                        std::to_string(top.patches.size()) + " patches) on " + vmlinux.string() +
-                        ": " + std::to_string(table.rows()) + " line-table rows in the changed files, " +
-                        std::to_string(executed.size()) + " executed addresses from " +
-                        std::to_string(cover_files.size()) + " cover file(s)\n");
+  out << printable_text(
+      top.name + " (" + std::to_string(k) + " of " + std::to_string(top.patches.size()) +
+      " patches) on " + vmlinux.string() + ": " + std::to_string(table.rows()) +
+      " line-table rows in the changed files, " + std::to_string(executed.size()) +
+      " executed addresses from " + std::to_string(cover_files.size()) + " cover file(s)\n");
   out << printable_text(coverage::line_table_text(verdicts));
   out << printable_text(coverage::summary_line(verdicts, summary)) << "\n";
   if (vm.count("json")) {

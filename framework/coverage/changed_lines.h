@@ -18,8 +18,8 @@ namespace kseries::coverage {
 // One file of one patch, as libgit2 reads the diff (what git_apply_to_tree
 // writes: no offset, no fuzz, so the numbers are those of the trees).
 struct FileChange {
-  std::string old_path;  // "" for a new file
-  std::string new_path;  // "" for a deleted file
+  std::string old_path;      // "" for a new file
+  std::string new_path;      // "" for a deleted file
   std::vector<int> removed;  // old line numbers (1-based), ascending
   struct Added {
     int line = 0;  // new line number (1-based)

@@ -59,7 +59,7 @@ TEST_F(ChangedLinesTest, ReadsAddedAndModifiedLinesWithTheirNumbers) {
 
 TEST_F(ChangedLinesTest, MapsASurvivingLineAcrossAHunk) {
   const auto change = read_patch_change(k_patch2, "patch 2");
-  EXPECT_EQ(map_line(change[0], 1), 3);   // two lines inserted above
+  EXPECT_EQ(map_line(change[0], 1), 3);  // two lines inserted above
   EXPECT_EQ(map_line(change[0], 3), 5);
   EXPECT_EQ(map_line(change[0], 5), std::nullopt);  // removed (rewritten)
   EXPECT_EQ(map_line(change[0], 6), 8);
@@ -67,8 +67,8 @@ TEST_F(ChangedLinesTest, MapsASurvivingLineAcrossAHunk) {
 }
 
 TEST_F(ChangedLinesTest, ALineThatMovesBetweenPrefixesKeepsItsIdentity) {
-  const auto lines = changed_lines({read_patch_change(k_patch1, "patch 1"),
-                                    read_patch_change(k_patch2, "patch 2")});
+  const auto lines = changed_lines(
+      {read_patch_change(k_patch1, "patch 1"), read_patch_change(k_patch2, "patch 2")});
   ASSERT_EQ(lines.size(), 5u);  // b2, c2 (patch 1); two includes and the new c2 (patch 2)
   const ChangedLine& b2 = lines[0];
   EXPECT_EQ(b2.patch, 0u);

@@ -95,8 +95,9 @@ std::vector<ExecutedPc> merge_executed(const std::vector<CoverFile>& files) {
 
 std::uint64_t executions_in(const std::vector<ExecutedPc>& pcs, std::uint64_t begin,
                             std::uint64_t end) {
-  auto it = std::lower_bound(pcs.begin(), pcs.end(), begin,
-                             [](const ExecutedPc& pc, std::uint64_t value) { return pc.pc < value; });
+  auto it =
+      std::lower_bound(pcs.begin(), pcs.end(), begin,
+                       [](const ExecutedPc& pc, std::uint64_t value) { return pc.pc < value; });
   std::uint64_t most = 0;
   for (; it != pcs.end() && it->pc < end; ++it) {
     most = std::max(most, it->count);

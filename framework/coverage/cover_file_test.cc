@@ -29,7 +29,8 @@ TEST(CoverFileTest, ReadsTheAddressesAndTheirCounts) {
 }
 
 TEST(CoverFileTest, RefusesWhatThePluginNeverWrites) {
-  EXPECT_EQ(error_of("memcost version=1\n"), "c.txt:1: not a kseries cover file (no 'kseries-cover' header)");
+  EXPECT_EQ(error_of("memcost version=1\n"),
+            "c.txt:1: not a kseries cover file (no 'kseries-cover' header)");
   EXPECT_EQ(error_of("kseries-cover version=2\n"),
             "c.txt:1: unknown cover file version (this kseries reads version=1)");
   EXPECT_EQ(error_of("kseries-cover version=1\n0x20 1\n0x10 1\n"),

@@ -20,7 +20,8 @@ std::vector<std::string> tokens_of(std::string_view text) {
       ++i;
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       std::size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) {
+      while (j < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) {
         ++j;
       }
       tokens.emplace_back(text.substr(i, j - i));
@@ -32,10 +33,9 @@ std::vector<std::string> tokens_of(std::string_view text) {
       }
       tokens.emplace_back(text.substr(i, j - i));
       i = j;
-    } else if (i + 1 < text.size() &&
-               (text.substr(i, 2) == "&&" || text.substr(i, 2) == "||" ||
-                text.substr(i, 2) == "==" || text.substr(i, 2) == "!=" ||
-                text.substr(i, 2) == "<=" || text.substr(i, 2) == ">=")) {
+    } else if (i + 1 < text.size() && (text.substr(i, 2) == "&&" || text.substr(i, 2) == "||" ||
+                                       text.substr(i, 2) == "==" || text.substr(i, 2) == "!=" ||
+                                       text.substr(i, 2) == "<=" || text.substr(i, 2) == ">=")) {
       tokens.emplace_back(text.substr(i, 2));
       i += 2;
     } else {
@@ -222,7 +222,7 @@ class Parser {
       const char* begin = digits.data() + (base == 16 ? 2 : 0);
       const auto [end, ec] = std::from_chars(begin, digits.data() + digits.size(), value, base);
       return ec == std::errc() && end == digits.data() + digits.size() ? Value(value)
-                                                                        : std::nullopt;
+                                                                       : std::nullopt;
     }
     if (std::isalpha(static_cast<unsigned char>(token[0])) || token[0] == '_') {
       if (peek() == "(") {  // a function or function-like macro: skip its arguments

@@ -23,9 +23,9 @@ struct ConditionEnvironment {
 };
 
 struct ConditionValue {
-  std::optional<bool> value;       // nullopt: unknown
-  std::set<std::string> symbols;   // Kconfig symbols it reads (without CONFIG_)
-  std::set<std::string> macros;    // other names it reads (defined(X), X)
+  std::optional<bool> value;      // nullopt: unknown
+  std::set<std::string> symbols;  // Kconfig symbols it reads (without CONFIG_)
+  std::set<std::string> macros;   // other names it reads (defined(X), X)
 };
 
 // Evaluates EXPRESSION (the text after #if/#elif, or an `if (...)` condition:

@@ -55,7 +55,8 @@ class Sources {
   std::map<std::string, std::unique_ptr<SourceText>> m_texts;
 };
 
-void judge_without_rows(LineVerdict& verdict, const SourceText* source, const CoverageInput& input) {
+void judge_without_rows(LineVerdict& verdict, const SourceText* source,
+                        const CoverageInput& input) {
   const Position& at = verdict.position;
   if (source && at.line <= static_cast<int>(source->size()) && source->holds_no_code(at.line)) {
     verdict.status = LineStatus::k_no_code;
@@ -192,11 +193,11 @@ std::string line_ranges(const std::vector<LineVerdict>& verdicts, LineStatus sta
 
 std::string summary_line(const std::vector<LineVerdict>& verdicts, const CoverageSummary& summary) {
   std::string out = "coverage: ";
-  out += summary.ran ? std::to_string(summary.executed) + " of " + std::to_string(summary.changed) +
-                           " changed lines executed"
-                     : std::to_string(summary.executed + summary.compiled) + " of " +
-                           std::to_string(summary.changed) +
-                           " changed lines compiled (no run given)";
+  out += summary.ran
+             ? std::to_string(summary.executed) + " of " + std::to_string(summary.changed) +
+                   " changed lines executed"
+             : std::to_string(summary.executed + summary.compiled) + " of " +
+                   std::to_string(summary.changed) + " changed lines compiled (no run given)";
   std::vector<std::pair<std::string, int>> keys;
   for (const auto& verdict : verdicts) {
     if (verdict.status == LineStatus::k_never_compiled && verdict.reason) {
@@ -233,8 +234,8 @@ std::string line_table_text(const std::vector<LineVerdict>& verdicts) {
   for (const auto& verdict : verdicts) {
     std::string detail;
     if (verdict.status == LineStatus::k_executed) {
-      detail = "ran " + std::to_string(verdict.executions) + "x, " +
-               std::to_string(verdict.units) + " unit(s)";
+      detail = "ran " + std::to_string(verdict.executions) + "x, " + std::to_string(verdict.units) +
+               " unit(s)";
     } else if (verdict.status == LineStatus::k_compiled) {
       detail = std::to_string(verdict.units) + " unit(s)";
     } else if (verdict.reason) {

@@ -29,8 +29,8 @@ struct LineVerdict {
   const ChangedLine* line = nullptr;
   Position position;  // in the tree the kernel was built from
   LineStatus status = LineStatus::k_no_code;
-  std::size_t units = 0;         // objects whose code it is (a header's line: many)
-  std::uint64_t executions = 0;  // the most any of its instructions ran (0: none, or no run)
+  std::size_t units = 0;                // objects whose code it is (a header's line: many)
+  std::uint64_t executions = 0;         // the most any of its instructions ran (0: none, or no run)
   std::optional<NeverCompiled> reason;  // k_never_compiled
   std::string note;                     // k_no_code / k_macro / a function without code
 };

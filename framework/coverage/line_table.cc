@@ -2,8 +2,6 @@
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <memory>
 
@@ -47,8 +45,8 @@ std::string match_wanted(const std::string& file, const std::set<std::string>& w
   // end "…/include/linux/mm.h"; the longer is the tree's file.
   std::string best;
   for (const auto& path : wanted) {
-    if (path.size() < normal.size() && normal.compare(normal.size() - path.size(), path.size(),
-                                                      path) == 0 &&
+    if (path.size() < normal.size() &&
+        normal.compare(normal.size() - path.size(), path.size(), path) == 0 &&
         normal[normal.size() - path.size() - 1] == '/' && path.size() > best.size()) {
       best = path;
     }
@@ -64,9 +62,8 @@ struct DwflDeleter {
 
 // What libdwfl needs to lay out one file offline (relocating a .ko).
 char* no_debuginfo_path = nullptr;
-const Dwfl_Callbacks k_offline_callbacks = {
-    dwfl_build_id_find_elf, dwfl_standard_find_debuginfo, dwfl_offline_section_address,
-    &no_debuginfo_path};
+const Dwfl_Callbacks k_offline_callbacks = {dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
+                                            dwfl_offline_section_address, &no_debuginfo_path};
 
 void read_unit(Dwarf_Die& unit, const std::set<std::string>& wanted, LineTable& table) {
   Dwarf_Lines* lines = nullptr;
@@ -111,8 +108,7 @@ LineTable read_line_table(const std::filesystem::path& elf, const std::set<std::
   if (!dwfl) {
     throw infra_error(std::string("libdwfl: ") + dwfl_errmsg(-1));
   }
-  Dwfl_Module* module =
-      dwfl_report_offline(dwfl.get(), elf.filename().c_str(), elf.c_str(), -1);
+  Dwfl_Module* module = dwfl_report_offline(dwfl.get(), elf.filename().c_str(), elf.c_str(), -1);
   if (!module) {
     throw usage_error(elf.string() + ": not an ELF file libdw can read (" + dwfl_errmsg(-1) + ")");
   }

@@ -13,25 +13,25 @@ namespace {
 // A header with a static inline function (line 4) and a macro (line 2)
 // that two objects use: the compiler's real line table, from gcc -g.
 const char* k_header =
-    "#pragma once\n"                              // 1
-    "#define TWICE(x) ((x) * 2 + side_effect())\n"  // 2
-    "int side_effect(void);\n"                     // 3
+    "#pragma once\n"                                         // 1
+    "#define TWICE(x) ((x) * 2 + side_effect())\n"           // 2
+    "int side_effect(void);\n"                               // 3
     "static inline int add_one(int v) { return v + 1; }\n";  // 4
 
 const char* k_a =
-    "#include \"inc/h.h\"\n"             // 1
+    "#include \"inc/h.h\"\n"                 // 1
     "int side_effect(void) { return 0; }\n"  // 2
-    "int a(int v) {\n"                  // 3
-    "  int w = add_one(v);\n"           // 4
-    "  return TWICE(w);\n"              // 5
-    "}\n"                               // 6
-    "int main(void) { return a(1); }\n";  // 7
+    "int a(int v) {\n"                       // 3
+    "  int w = add_one(v);\n"                // 4
+    "  return TWICE(w);\n"                   // 5
+    "}\n"                                    // 6
+    "int main(void) { return a(1); }\n";     // 7
 
 const char* k_b =
-    "#include \"inc/h.h\"\n"  // 1
-    "int b(int v) {\n"       // 2
+    "#include \"inc/h.h\"\n"      // 1
+    "int b(int v) {\n"            // 2
     "  return add_one(v) + 3;\n"  // 3
-    "}\n";                   // 4
+    "}\n";                        // 4
 
 // Compiles the toy tree into DIR/toy; skips the test without gcc.
 std::filesystem::path compile_toy(const testing::TempDir& dir) {
@@ -40,7 +40,12 @@ std::filesystem::path compile_toy(const testing::TempDir& dir) {
   testing::put_file(dir / "src/b.c", k_b);
   SystemProcessRunner runner;
   ProcessSpec spec;
-  spec.argv = {"gcc", "-g", "-O0", "-o", (dir / "toy").string(), (dir / "src/a.c").string(),
+  spec.argv = {"gcc",
+               "-g",
+               "-O0",
+               "-o",
+               (dir / "toy").string(),
+               (dir / "src/a.c").string(),
                (dir / "src/b.c").string()};
   spec.cwd = dir.path();
   spec.timeout = std::chrono::seconds(60);

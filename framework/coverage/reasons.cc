@@ -34,7 +34,8 @@ std::string defined_name(std::string_view line) {
   }
   line = trim(line.substr(6));
   std::size_t end = 0;
-  while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) {
+  while (end < line.size() &&
+         (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) {
     ++end;
   }
   return std::string(line.substr(0, end));
@@ -201,7 +202,9 @@ ConditionValue ReasonFinder::evaluate_at(const std::string& expression,
                                          int depth) const {
   std::set<std::string> through_macros;
   ConditionEnvironment env;
-  env.config = [&](const std::string& symbol) { return value_in(m_facts.config, overrides, symbol); };
+  env.config = [&](const std::string& symbol) {
+    return value_in(m_facts.config, overrides, symbol);
+  };
   env.defined = [&](const std::string& name) -> std::optional<bool> {
     if (depth > 4) {
       return std::nullopt;
@@ -322,8 +325,8 @@ std::optional<NeverCompiled> ReasonFinder::explain(
     }
     const std::string assignment = symbol + "=" + (wanted.empty() ? "n" : "y");
     fixes.push_back(assignment);
-    std::string line = "needs CONFIG_" + assignment + " (this kernel: " +
-                       (now.empty() ? "n" : now) + ")";
+    std::string line =
+        "needs CONFIG_" + assignment + " (this kernel: " + (now.empty() ? "n" : now) + ")";
     bool impossible = false;
     if (m_facts.kconfig && m_facts.kconfig->knows(symbol)) {
       const auto& definitions = m_facts.kconfig->definitions(symbol);
@@ -339,7 +342,8 @@ std::optional<NeverCompiled> ReasonFinder::explain(
       }
       if (!declared_here && !wanted.empty()) {
         impossible = true;
-        line += ": not possible on " + m_facts.arch + " (declared only in other architectures' Kconfig)";
+        line += ": not possible on " + m_facts.arch +
+                " (declared only in other architectures' Kconfig)";
       }
     }
     // A symbol the line needs too (an enclosing condition that holds) that
@@ -363,8 +367,8 @@ std::optional<NeverCompiled> ReasonFinder::explain(
       std::vector<std::string> setters;
       for (const auto& [target, requests] : m_facts.targets) {
         for (const auto& request : requests) {
-          if (request.symbol == symbol &&
-              (request.value == (wanted.empty() ? "n" : "y") || (!wanted.empty() && request.value == "m"))) {
+          if (request.symbol == symbol && (request.value == (wanted.empty() ? "n" : "y") ||
+                                           (!wanted.empty() && request.value == "m"))) {
             setters.push_back(target);
           }
         }
@@ -387,7 +391,8 @@ std::optional<NeverCompiled> ReasonFinder::explain(
     key_name = *symbols.begin();
   }
   if (verdict.empty()) {
-    verdict = symbols.empty() && macros.empty() ? "undecided condition" : "no single symbol decides it";
+    verdict =
+        symbols.empty() && macros.empty() ? "undecided condition" : "no single symbol decides it";
   }
   out.key = (key_name.empty() ? failing.front()->text : key_name) + ": " + verdict;
   return out;

@@ -47,10 +47,10 @@ class MacroIndex {
 };
 
 struct TreeFacts {
-  kernel::DotConfig config;                     // the built kernel's .config
+  kernel::DotConfig config;                       // the built kernel's .config
   const kernel::KconfigIndex* kconfig = nullptr;  // may be null: no depends chains
   MacroIndex macros;
-  std::string arch = "x86_64";                  // the kernel's (x86_64, arm64)
+  std::string arch = "x86_64";  // the kernel's (x86_64, arm64)
   // Every target of the matrix (name -> its fragments' requests), for
   // "set by target T".
   std::map<std::string, std::vector<kernel::ConfigRequest>> targets;
@@ -82,8 +82,7 @@ class ReasonFinder {
                                     const std::map<std::string, std::string>& overrides,
                                     std::set<std::string>& symbols, int depth) const;
   ConditionValue evaluate_at(const std::string& expression,
-                             const std::map<std::string, std::string>& overrides,
-                             int depth) const;
+                             const std::map<std::string, std::string>& overrides, int depth) const;
   std::string arch_dir() const;
 
   const TreeFacts& m_facts;

@@ -9,26 +9,26 @@ namespace kseries::coverage {
 namespace {
 
 const char* k_mm_init =
-    "#ifdef CONFIG_ZONE_DEVICE\n"                        // 1
-    "static void init_one(struct page *page)\n"          // 2
-    "{\n"                                                // 3
-    "#ifdef SECTION_IN_PAGE_FLAGS\n"                     // 4
-    "\tset_page_section(page, 1);\n"                     // 5
-    "#elif defined(WANT_PAGE_VIRTUAL)\n"                 // 6
-    "\tpage->virtual = NULL;\n"                          // 7
-    "#else\n"                                            // 8
-    "\tpage->flags = 0;\n"                               // 9
-    "#endif\n"                                           // 10
-    "\tif (IS_ENABLED(CONFIG_KASAN) ||\n"                // 11
-    "\t    IS_ENABLED(CONFIG_KMSAN))\n"                  // 12
-    "\t\treturn;\n"                                      // 13
-    "\tif (!IS_ENABLED(CONFIG_KASAN)) {\n"               // 14
-    "\t\tfast(page); /* { not a brace */\n"              // 15
-    "\t}\n"                                              // 16
-    "}\n"                                                // 17
-    "#endif /* CONFIG_ZONE_DEVICE */\n"                  // 18
-    "#define TWO(x) \\\n"                                // 19
-    "\t((x) + 2)\n";                                     // 20
+    "#ifdef CONFIG_ZONE_DEVICE\n"                // 1
+    "static void init_one(struct page *page)\n"  // 2
+    "{\n"                                        // 3
+    "#ifdef SECTION_IN_PAGE_FLAGS\n"             // 4
+    "\tset_page_section(page, 1);\n"             // 5
+    "#elif defined(WANT_PAGE_VIRTUAL)\n"         // 6
+    "\tpage->virtual = NULL;\n"                  // 7
+    "#else\n"                                    // 8
+    "\tpage->flags = 0;\n"                       // 9
+    "#endif\n"                                   // 10
+    "\tif (IS_ENABLED(CONFIG_KASAN) ||\n"        // 11
+    "\t    IS_ENABLED(CONFIG_KMSAN))\n"          // 12
+    "\t\treturn;\n"                              // 13
+    "\tif (!IS_ENABLED(CONFIG_KASAN)) {\n"       // 14
+    "\t\tfast(page); /* { not a brace */\n"      // 15
+    "\t}\n"                                      // 16
+    "}\n"                                        // 17
+    "#endif /* CONFIG_ZONE_DEVICE */\n"          // 18
+    "#define TWO(x) \\\n"                        // 19
+    "\t((x) + 2)\n";                             // 20
 
 TEST(SourceContextTest, FindsTheIfBlocksAroundALine) {
   const SourceText source(k_mm_init);
@@ -98,7 +98,7 @@ TEST(CppConditionTest, EvaluatesAgainstAConfigInThreeValues) {
             true);
   EXPECT_EQ(evaluate_condition("CONFIG_NR > 3 && CONFIG_NR <= 4", env).value, true);
   EXPECT_EQ(evaluate_condition("defined(FOO)", env).value, std::nullopt);  // undecided
-  EXPECT_EQ(evaluate_condition("defined(FOO) && 0", env).value, false);   // decided anyway
+  EXPECT_EQ(evaluate_condition("defined(FOO) && 0", env).value, false);    // decided anyway
   EXPECT_EQ(evaluate_condition("defined(FOO) || CONFIG_ZONE_DEVICE", env).value, true);
   EXPECT_EQ(evaluate_condition("x(", env).value, std::nullopt);  // unreadable: undecided
   const auto value = evaluate_condition("defined(SECTION_IN_PAGE_FLAGS) /* c */ && CONFIG_X", env);
@@ -118,7 +118,9 @@ TreeFacts seed_facts(kernel::KconfigIndex& kconfig) {
       "config MEMORY_HOTPLUG\n\tbool \"hotplug\"\n",
       "mm/Kconfig");
   TreeFacts facts;
-  facts.config = {{"SPARSEMEM", "y"}, {"SPARSEMEM_VMEMMAP", "y"}, {"ZONE_DEVICE", "y"},
+  facts.config = {{"SPARSEMEM", "y"},
+                  {"SPARSEMEM_VMEMMAP", "y"},
+                  {"ZONE_DEVICE", "y"},
                   {"MEMORY_HOTPLUG", "y"}};
   facts.kconfig = &kconfig;
   const std::set<std::string> names = {"SECTION_IN_PAGE_FLAGS", "WANT_PAGE_VIRTUAL"};
@@ -154,9 +156,10 @@ TEST(ReasonsTest, ASymbolTheLineNeedsOffThatAnEnclosingSymbolDependsOnIsImpossib
   EXPECT_EQ(reason->key.substr(0, 22), "SECTION_IN_PAGE_FLAGS:");
   bool chain = false;
   for (const auto& detail : reason->details) {
-    chain = chain || detail.find("needs CONFIG_SPARSEMEM_VMEMMAP=n (this kernel: y): not possible "
-                                 "on x86_64 with CONFIG_ZONE_DEVICE, which (mm/Kconfig:6) depends "
-                                 "on MEMORY_HOTPLUG && SPARSEMEM_VMEMMAP") != std::string::npos;
+    chain = chain || detail.find(
+                         "needs CONFIG_SPARSEMEM_VMEMMAP=n (this kernel: y): not possible "
+                         "on x86_64 with CONFIG_ZONE_DEVICE, which (mm/Kconfig:6) depends "
+                         "on MEMORY_HOTPLUG && SPARSEMEM_VMEMMAP") != std::string::npos;
   }
   EXPECT_TRUE(chain) << reason->details.size();
 }
@@ -173,7 +176,8 @@ TEST(ReasonsTest, ASymbolATargetSetsNamesTheTarget) {
   EXPECT_FALSE(finder.explain(source.conditions(15)));  // !KASAN holds here
   EXPECT_FALSE(finder.explain(source.conditions(9)));   // the #else branch is compiled
   // An undecided condition alone explains nothing.
-  EXPECT_FALSE(finder.explain({{EnclosingCondition::Kind::k_preprocessor, 1, "#if FOO > 2", "FOO > 2"}}));
+  EXPECT_FALSE(
+      finder.explain({{EnclosingCondition::Kind::k_preprocessor, 1, "#if FOO > 2", "FOO > 2"}}));
   // kbuild's own -D__KERNEL__ is known.
   EXPECT_TRUE(finder.explain({{EnclosingCondition::Kind::k_preprocessor, 1, "#ifndef __KERNEL__",
                                "!defined(__KERNEL__)"}}));

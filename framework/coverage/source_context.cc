@@ -161,7 +161,8 @@ std::vector<EnclosingCondition> SourceText::conditions(int line) const {
       const bool guard = last < static_cast<int>(m_code.size()) &&
                          directive(m_code[last]).first == "define" && !first_word(rest).empty() &&
                          first_word(directive(m_code[last]).second) == first_word(rest);
-      stack.push_back({n, std::string(trim(m_lines[n - 1])), {}, guard ? "1" : "!defined(" + rest + ")"});
+      stack.push_back(
+          {n, std::string(trim(m_lines[n - 1])), {}, guard ? "1" : "!defined(" + rest + ")"});
     } else if ((keyword == "elif" || keyword == "else") && !stack.empty()) {
       Block& block = stack.back();
       block.earlier.push_back(block.current.empty() ? "1" : block.current);
@@ -175,8 +176,8 @@ std::vector<EnclosingCondition> SourceText::conditions(int line) const {
   }
   std::vector<EnclosingCondition> out;
   for (const auto& block : stack) {
-    out.push_back({EnclosingCondition::Kind::k_preprocessor, block.line, block.text,
-                   block.expression()});
+    out.push_back(
+        {EnclosingCondition::Kind::k_preprocessor, block.line, block.text, block.expression()});
   }
   const auto statements = if_statements(line);
   out.insert(out.end(), statements.begin(), statements.end());
@@ -200,8 +201,9 @@ std::vector<EnclosingCondition> SourceText::if_statements(int line) const {
       if (depth >= 0 && !if_condition(text).empty()) {
         break;
       }
-      if (depth >= 0 && (code.find(';') != std::string::npos || code.find('{') != std::string::npos ||
-                         code.find('}') != std::string::npos)) {
+      if (depth >= 0 &&
+          (code.find(';') != std::string::npos || code.find('{') != std::string::npos ||
+           code.find('}') != std::string::npos)) {
         return std::pair<int, std::string>{0, ""};
       }
       if (last - first > 8) {
@@ -313,8 +315,8 @@ std::optional<SourceText::Function> SourceText::function_at(int line) const {
       --end;
     }
     std::size_t begin = end;
-    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(code[begin - 1])) ||
-                         code[begin - 1] == '_')) {
+    while (begin > 0 &&
+           (std::isalnum(static_cast<unsigned char>(code[begin - 1])) || code[begin - 1] == '_')) {
       --begin;
     }
     function.name = code.substr(begin, end - begin);
