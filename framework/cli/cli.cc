@@ -27,6 +27,9 @@ const std::vector<Command>& commands() {
        run_merge},
       {"watch", "poll a public-inbox archive, gate each new series revision, answer by mail",
        run_watch},
+      {"coverage",
+       "which changed lines of a series a built kernel compiled and executed, and why not",
+       run_coverage},
   };
   return table;
 }

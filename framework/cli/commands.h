@@ -30,6 +30,7 @@ int run_report(Context& context, const std::vector<std::string>& args);
 int run_plan(Context& context, const std::vector<std::string>& args);
 int run_merge(Context& context, const std::vector<std::string>& args);
 int run_watch(Context& context, const std::vector<std::string>& args);
+int run_coverage(Context& context, const std::vector<std::string>& args);
 
 // The gate's JUnit suites (one per series, one testcase per cell), for
 // `kseries gate` and `kseries merge` alike.

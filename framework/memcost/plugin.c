@@ -23,6 +23,8 @@
  *   order=on|off       the ordering tracker (default on)
  *   nt=on|off          off: non-temporal stores modelled as ordinary stores
  *                      (a control: what the series would cost without them)
+ *   cover=FILE         a mode of its own (memcost/cover.c): the executed kernel
+ *                      instructions of the whole run, for kseries coverage
  *   instrument=always|windows  always (the default): everything instrumented
  *                      for the whole run. windows (an experiment, not safe
  *                      on QEMU 7.2): outside a window only the direct calls
@@ -45,6 +47,7 @@
 
 #include <qemu-plugin.h>
 
+#include "memcost/cover.h"
 #include "memcost/model.h"
 #include "memcost/x86_insn.h"
 
@@ -525,6 +528,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                            char** argv) {
   if (strcmp(info->target_name, "x86_64") != 0) {
     return fail("x86_64 guests only, not", info->target_name);
+  }
+  if (cover_requested(argc, argv)) {
+    return cover_install(id, argc, argv);
   }
   irq_entries = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
   return_pcs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);

@@ -1,0 +1,289 @@
+#include "coverage/line_coverage.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace kseries::coverage {
+
+const char* status_name(LineStatus status) {
+  switch (status) {
+    case LineStatus::k_executed:
+      return "executed";
+    case LineStatus::k_compiled:
+      return "compiled";
+    case LineStatus::k_never_compiled:
+      return "never-compiled";
+    case LineStatus::k_no_code:
+      return "no-code";
+    case LineStatus::k_macro:
+      return "macro";
+  }
+  return "?";
+}
+
+namespace {
+
+bool any_row_in(const LineTable& table, const std::string& path, int first, int last) {
+  for (int n = first; n <= last; ++n) {
+    if (table.find(path, n)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+class Sources {
+ public:
+  explicit Sources(const CoverageInput& input) : m_input(input) {}
+  const SourceText* get(const std::string& path) {
+    auto it = m_texts.find(path);
+    if (it == m_texts.end()) {
+      std::unique_ptr<SourceText> text;
+      if (m_input.read_source) {
+        if (const auto content = m_input.read_source(path)) {
+          text = std::make_unique<SourceText>(*content);
+        }
+      }
+      it = m_texts.emplace(path, std::move(text)).first;
+    }
+    return it->second.get();
+  }
+
+ private:
+  const CoverageInput& m_input;
+  std::map<std::string, std::unique_ptr<SourceText>> m_texts;
+};
+
+void judge_without_rows(LineVerdict& verdict, const SourceText* source,
+                        const CoverageInput& input) {
+  const Position& at = verdict.position;
+  if (source && at.line <= static_cast<int>(source->size()) && source->holds_no_code(at.line)) {
+    verdict.status = LineStatus::k_no_code;
+    verdict.note = "no code of its own (blank, comment, directive or brace)";
+    return;
+  }
+  if (source && at.line <= static_cast<int>(source->size()) && input.reasons) {
+    if (auto reason = input.reasons->explain(source->conditions(at.line))) {
+      verdict.status = LineStatus::k_never_compiled;
+      verdict.reason = std::move(reason);
+      return;
+    }
+  }
+  if (!input.table->has_file(at.path)) {
+    verdict.status = LineStatus::k_never_compiled;
+    verdict.reason = NeverCompiled{at.path + ": no code from this file in this kernel",
+                                   {"no line of " + at.path +
+                                    " has a row in the line table (its object is not built, "
+                                    "or nothing that is includes it)"},
+                                   false};
+    return;
+  }
+  if (source && at.line <= static_cast<int>(source->size())) {
+    if (const auto function = source->function_at(at.line);
+        function && !any_row_in(*input.table, at.path, function->first, function->last)) {
+      verdict.status = LineStatus::k_never_compiled;
+      verdict.reason = NeverCompiled{
+          function->name + "(): no code in this kernel",
+          {"no line of " + function->name + "() (" + at.path + ":" +
+           std::to_string(function->first) + "-" + std::to_string(function->last) +
+           ") has a row: static or inline and never called, or every caller compiled out"},
+          false};
+      return;
+    }
+  }
+  verdict.status = LineStatus::k_no_code;
+  verdict.note = "no code of its own (a declaration, or a continuation of a statement)";
+}
+
+}  // namespace
+
+std::vector<LineVerdict> judge_lines(const std::vector<ChangedLine>& lines, std::size_t k,
+                                     const CoverageInput& input) {
+  Sources sources(input);
+  std::vector<LineVerdict> verdicts;
+  for (const ChangedLine* line : lines_at_prefix(lines, k)) {
+    LineVerdict verdict;
+    verdict.line = line;
+    verdict.position = *line->at[k - 1];
+    const SourceText* source = sources.get(verdict.position.path);
+    const int number = verdict.position.line;
+    if (source && number <= static_cast<int>(source->size()) &&
+        source->in_macro_definition(number)) {
+      verdict.status = LineStatus::k_macro;
+      verdict.note = "in a #define: its code is credited to the lines that expand it";
+    } else if (const LineCode* code = input.table->find(verdict.position.path, number)) {
+      verdict.units = code->units.size();
+      if (input.executed) {
+        for (const auto& range : code->ranges) {
+          verdict.executions =
+              std::max(verdict.executions, executions_in(*input.executed, range.begin, range.end));
+        }
+      }
+      verdict.status = verdict.executions > 0 ? LineStatus::k_executed : LineStatus::k_compiled;
+    } else {
+      judge_without_rows(verdict, source, input);
+    }
+    verdicts.push_back(std::move(verdict));
+  }
+  return verdicts;
+}
+
+CoverageSummary summarise(const std::vector<LineVerdict>& verdicts, bool ran) {
+  CoverageSummary summary;
+  summary.ran = ran;
+  for (const auto& verdict : verdicts) {
+    switch (verdict.status) {
+      case LineStatus::k_executed:
+        ++summary.executed;
+        break;
+      case LineStatus::k_compiled:
+        ++summary.compiled;
+        break;
+      case LineStatus::k_never_compiled:
+        ++summary.never_compiled;
+        break;
+      case LineStatus::k_no_code:
+        ++summary.no_code;
+        break;
+      case LineStatus::k_macro:
+        ++summary.macro;
+        break;
+    }
+  }
+  summary.changed = summary.executed + summary.compiled + summary.never_compiled;
+  return summary;
+}
+
+namespace {
+
+// "mm/mm_init.c:1040-1045,1050; include/linux/mm.h:12" for the lines of
+// STATUS, in the order they come.
+std::string line_ranges(const std::vector<LineVerdict>& verdicts, LineStatus status) {
+  std::map<std::string, std::vector<int>> files;
+  std::vector<std::string> order;
+  for (const auto& verdict : verdicts) {
+    if (verdict.status == status) {
+      if (!files.count(verdict.position.path)) {
+        order.push_back(verdict.position.path);
+      }
+      files[verdict.position.path].push_back(verdict.position.line);
+    }
+  }
+  std::string out;
+  for (const auto& path : order) {
+    auto& lines = files[path];
+    std::sort(lines.begin(), lines.end());
+    std::string ranges;
+    for (std::size_t i = 0; i < lines.size();) {
+      std::size_t j = i;
+      while (j + 1 < lines.size() && lines[j + 1] <= lines[j] + 1) {
+        ++j;
+      }
+      ranges += (ranges.empty() ? "" : ",") + std::to_string(lines[i]) +
+                (lines[j] != lines[i] ? "-" + std::to_string(lines[j]) : "");
+      i = j + 1;
+    }
+    out += (out.empty() ? "" : "; ") + path + ":" + ranges;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string summary_line(const std::vector<LineVerdict>& verdicts, const CoverageSummary& summary) {
+  std::string out = "coverage: ";
+  out += summary.ran
+             ? std::to_string(summary.executed) + " of " + std::to_string(summary.changed) +
+                   " changed lines executed"
+             : std::to_string(summary.executed + summary.compiled) + " of " +
+                   std::to_string(summary.changed) + " changed lines compiled (no run given)";
+  std::vector<std::pair<std::string, int>> keys;
+  for (const auto& verdict : verdicts) {
+    if (verdict.status == LineStatus::k_never_compiled && verdict.reason) {
+      auto it = std::find_if(keys.begin(), keys.end(),
+                             [&](const auto& key) { return key.first == verdict.reason->key; });
+      if (it == keys.end()) {
+        keys.emplace_back(verdict.reason->key, 1);
+      } else {
+        ++it->second;
+      }
+    }
+  }
+  out += "; " + std::to_string(summary.never_compiled) + " never compiled";
+  if (!keys.empty()) {
+    std::string list;
+    for (const auto& [key, count] : keys) {
+      list += (list.empty() ? "" : ", ") + key + (count > 1 ? " x" + std::to_string(count) : "");
+    }
+    out += " (" + list + ")";
+  }
+  if (summary.ran) {
+    out += ", " + std::to_string(summary.compiled) + " compiled, never run";
+    if (summary.compiled > 0) {
+      out += " (" + line_ranges(verdicts, LineStatus::k_compiled) + ")";
+    }
+  }
+  out += "; not counted: " + std::to_string(summary.no_code) + " without code of their own, " +
+         std::to_string(summary.macro) + " in macro definitions";
+  return out;
+}
+
+std::string line_table_text(const std::vector<LineVerdict>& verdicts) {
+  std::string out;
+  for (const auto& verdict : verdicts) {
+    std::string detail;
+    if (verdict.status == LineStatus::k_executed) {
+      detail = "ran " + std::to_string(verdict.executions) + "x, " + std::to_string(verdict.units) +
+               " unit(s)";
+    } else if (verdict.status == LineStatus::k_compiled) {
+      detail = std::to_string(verdict.units) + " unit(s)";
+    } else if (verdict.reason) {
+      detail = verdict.reason->key;
+    }
+    std::string text = verdict.line->text;
+    if (text.size() > 60) {
+      text = text.substr(0, 57) + "...";
+    }
+    out += "  " + std::to_string(verdict.line->patch + 1) + " " + verdict.position.path + ":" +
+           std::to_string(verdict.position.line) + " " + status_name(verdict.status) +
+           (detail.empty() ? "" : " [" + detail + "]") + " | " + text + "\n";
+  }
+  return out;
+}
+
+nlohmann::json coverage_json(const std::vector<LineVerdict>& verdicts,
+                             const CoverageSummary& summary) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& verdict : verdicts) {
+    nlohmann::json line = {{"patch", verdict.line->patch + 1},
+                           {"file", verdict.position.path},
+                           {"line", verdict.position.line},
+                           {"status", status_name(verdict.status)},
+                           {"modifies", verdict.line->modifies},
+                           {"text", verdict.line->text},
+                           {"units", verdict.units},
+                           {"executions", verdict.executions}};
+    if (verdict.reason) {
+      line["reason"] = {{"key", verdict.reason->key},
+                        {"details", verdict.reason->details},
+                        {"impossible", verdict.reason->impossible}};
+    }
+    if (!verdict.note.empty()) {
+      line["note"] = verdict.note;
+    }
+    lines.push_back(std::move(line));
+  }
+  return {{"summary",
+           {{"changed", summary.changed},
+            {"executed", summary.executed},
+            {"compiled_not_run", summary.compiled},
+            {"never_compiled", summary.never_compiled},
+            {"no_code", summary.no_code},
+            {"macro", summary.macro},
+            {"ran", summary.ran},
+            {"line", summary_line(verdicts, summary)}}},
+          {"lines", std::move(lines)}};
+}
+
+}  // namespace kseries::coverage

@@ -1,0 +1,401 @@
+#include "coverage/reasons.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/text.h"
+
+namespace kseries::coverage {
+
+namespace fs = std::filesystem;
+
+void MacroIndex::add(const std::string& name, MacroDefinition definition) {
+  m_definitions[name].push_back(std::move(definition));
+}
+
+const std::vector<MacroDefinition>* MacroIndex::find(const std::string& name) const {
+  const auto it = m_definitions.find(name);
+  return it == m_definitions.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+// The name a "#define NAME..." line defines, "" for any other line.
+std::string defined_name(std::string_view line) {
+  line = trim(line);
+  if (!starts_with(line, "#")) {
+    return "";
+  }
+  line = trim(line.substr(1));
+  if (!starts_with(line, "define") || line.size() < 7 || (line[6] != ' ' && line[6] != '\t')) {
+    return "";
+  }
+  line = trim(line.substr(6));
+  std::size_t end = 0;
+  while (end < line.size() &&
+         (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) {
+    ++end;
+  }
+  return std::string(line.substr(0, end));
+}
+
+void scan_file(const fs::path& tree, const std::string& relative,
+               const std::set<std::string>& names, MacroIndex& index) {
+  std::ifstream in(tree / relative, std::ios::binary);
+  if (!in) {
+    return;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  index.add_text(relative, buffer.str(), names);
+}
+
+}  // namespace
+
+void MacroIndex::add_text(const std::string& relative, std::string_view text,
+                          const std::set<std::string>& names) {
+  bool mentions = false;
+  for (const auto& name : names) {
+    mentions = mentions || text.find(name) != std::string_view::npos;
+  }
+  if (!mentions) {
+    return;
+  }
+  const SourceText source(text);
+  for (int n = 1; n <= static_cast<int>(source.size()); ++n) {
+    const std::string name = defined_name(source.line(n));
+    if (!name.empty() && names.count(name)) {
+      add(name, {relative, n, source.conditions(n)});
+    }
+  }
+}
+
+void MacroIndex::scan(const fs::path& tree, const std::set<std::string>& names,
+                      const std::set<std::string>& skip) {
+  if (names.empty()) {
+    return;
+  }
+  const std::set<std::string>& seen = skip;
+  std::vector<fs::path> roots = {tree / "include"};
+  std::error_code ec;
+  for (const auto& arch : fs::directory_iterator(tree / "arch", ec)) {
+    roots.push_back(arch.path() / "include");
+  }
+  for (const auto& root : roots) {
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".h") {
+        const std::string relative = it->path().lexically_relative(tree).string();
+        if (!seen.count(relative)) {
+          scan_file(tree, relative, names, *this);
+        }
+      }
+    }
+  }
+}
+
+std::string ReasonFinder::arch_dir() const {
+  return m_facts.arch == "x86_64" || m_facts.arch == "i386" ? "x86" : m_facts.arch;
+}
+
+namespace {
+
+// "arch/m68k/include/asm/page.h" -> "m68k"; "" outside arch/.
+std::string arch_of(const std::string& file) {
+  if (!starts_with(file, "arch/")) {
+    return "";
+  }
+  const auto slash = file.find('/', 5);
+  return file.substr(5, slash == std::string::npos ? std::string::npos : slash - 5);
+}
+
+std::string value_in(const kernel::DotConfig& config,
+                     const std::map<std::string, std::string>& overrides,
+                     const std::string& symbol) {
+  if (const auto it = overrides.find(symbol); it != overrides.end()) {
+    return it->second;
+  }
+  const std::string value = kernel::config_value(config, symbol);
+  return value == "n" ? "" : value;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& item : items) {
+    out += (out.empty() ? "" : separator) + item;
+  }
+  return out;
+}
+
+// Whether a `depends on` expression requires SYMBOL itself (a conjunct).
+bool requires_symbol(const std::string& depends, const std::string& symbol) {
+  std::string text = depends;
+  std::replace(text.begin(), text.end(), '(', ' ');
+  std::replace(text.begin(), text.end(), ')', ' ');
+  if (text.find("||") != std::string::npos) {
+    return false;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = std::min(text.find("&&", start), text.size());
+    if (trim(std::string_view(text).substr(start, end - start)) == symbol) {
+      return true;
+    }
+    start = end + 2;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<bool> ReasonFinder::macro_defined(const std::string& name,
+                                                const std::map<std::string, std::string>& overrides,
+                                                std::set<std::string>& symbols, int depth) const {
+  if (const auto it = overrides.find("#" + name); it != overrides.end()) {
+    return !it->second.empty();  // explain() trying the other value
+  }
+  // What kbuild's command line defines for C: -D__KERNEL__, and never
+  // __ASSEMBLY__ (assembler only), __CHECKER__ (sparse), __GENKSYMS__.
+  if (name == "__KERNEL__" || name == "__GNUC__") {
+    return true;
+  }
+  if (name == "__ASSEMBLY__" || name == "__CHECKER__" || name == "__GENKSYMS__") {
+    return false;
+  }
+  if (name == "__clang__") {
+    return value_in(m_facts.config, overrides, "CC_IS_CLANG") == "y";
+  }
+  const auto* definitions = m_facts.macros.find(name);
+  if (!definitions) {
+    return std::nullopt;  // not looked up, or nowhere: undecided here, explained by explain()
+  }
+  bool unknown = false;
+  for (const auto& definition : *definitions) {
+    const std::string arch = arch_of(definition.file);
+    if (!arch.empty() && arch != arch_dir()) {
+      continue;  // another architecture's header
+    }
+    std::optional<bool> holds = true;
+    for (const auto& condition : definition.conditions) {
+      const ConditionValue value = evaluate_at(condition.expression, overrides, depth + 1);
+      symbols.insert(value.symbols.begin(), value.symbols.end());
+      if (value.value == false) {
+        holds = false;
+        break;
+      }
+      if (!value.value) {
+        holds = std::nullopt;
+      }
+    }
+    if (holds == true) {
+      return true;
+    }
+    unknown = unknown || !holds;
+  }
+  return unknown ? std::nullopt : std::optional<bool>(false);
+}
+
+ConditionValue ReasonFinder::evaluate_at(const std::string& expression,
+                                         const std::map<std::string, std::string>& overrides,
+                                         int depth) const {
+  std::set<std::string> through_macros;
+  ConditionEnvironment env;
+  env.config = [&](const std::string& symbol) {
+    return value_in(m_facts.config, overrides, symbol);
+  };
+  env.defined = [&](const std::string& name) -> std::optional<bool> {
+    if (depth > 4) {
+      return std::nullopt;
+    }
+    return macro_defined(name, overrides, through_macros, depth);
+  };
+  ConditionValue value = evaluate_condition(expression, env);
+  value.symbols.insert(through_macros.begin(), through_macros.end());
+  return value;
+}
+
+ConditionValue ReasonFinder::evaluate(const std::string& expression,
+                                      const std::map<std::string, std::string>& overrides) const {
+  return evaluate_at(expression, overrides, 0);
+}
+
+std::optional<NeverCompiled> ReasonFinder::explain(
+    const std::vector<EnclosingCondition>& conditions) const {
+  std::vector<const EnclosingCondition*> failing;
+  std::vector<const EnclosingCondition*> undecided;
+  std::set<std::string> needed_y;  // symbols currently y that true conditions read
+  std::set<std::string> symbols;
+  std::set<std::string> macros;
+  for (const auto& condition : conditions) {
+    const ConditionValue value = evaluate(condition.expression);
+    if (value.value == true) {
+      for (const auto& symbol : value.symbols) {
+        if (value_in(m_facts.config, {}, symbol) == "y") {
+          needed_y.insert(symbol);
+        }
+      }
+      continue;
+    }
+    if (value.value == false) {
+      failing.push_back(&condition);
+      symbols.insert(value.symbols.begin(), value.symbols.end());
+      macros.insert(value.macros.begin(), value.macros.end());
+    } else {
+      undecided.push_back(&condition);
+    }
+  }
+  // Only a condition known false explains a missing row; an undecided one
+  // (a value this reader cannot compute) is listed beside it.
+  if (failing.empty()) {
+    return std::nullopt;
+  }
+  NeverCompiled out;
+  for (const auto* condition : failing) {
+    out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
+                          " (false here)");
+  }
+  for (const auto* condition : undecided) {
+    out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
+                          " (undecided here)");
+  }
+  // A macro of the tree's own: where it is defined, and whether here. The
+  // ones that decide: defined (or not) instead, every failing condition holds.
+  auto all_hold = [&](const std::map<std::string, std::string>& overrides) {
+    bool holds = true;
+    for (const auto* condition : failing) {
+      holds = holds && evaluate(condition->expression, overrides).value == true;
+    }
+    return holds;
+  };
+  std::string key_name;
+  std::string verdict;
+  for (const auto& macro : macros) {
+    const auto now = evaluate("defined(" + macro + ")").value;
+    const bool decides = all_hold({{"#" + macro, now == true ? "" : "1"}});
+    const auto* definitions = m_facts.macros.find(macro);
+    if (!definitions || definitions->empty()) {
+      out.details.push_back(macro + ": defined nowhere in the tree's headers");
+      if (decides && now != true && key_name.empty()) {
+        key_name = macro;
+        verdict = "not possible (defined nowhere in the tree)";
+        out.impossible = true;
+      }
+      continue;
+    }
+    std::vector<std::string> sites;
+    std::set<std::string> arches;
+    bool here = false;
+    for (const auto& definition : *definitions) {
+      std::string site = definition.file + ":" + std::to_string(definition.line);
+      std::vector<std::string> under;
+      for (const auto& condition : definition.conditions) {
+        under.push_back(condition.text);
+      }
+      if (!under.empty()) {
+        site += " under " + joined(under, ", ");
+      }
+      sites.push_back(site);
+      const std::string arch = arch_of(definition.file);
+      arches.insert(arch.empty() ? "(all)" : arch);
+      here = here || arch.empty() || arch == arch_dir();
+    }
+    out.details.push_back(macro + ": defined at " + joined(sites, "; "));
+    if (!decides) {
+      continue;
+    }
+    if (!here && now != true) {
+      key_name = macro;
+      std::vector<std::string> list(arches.begin(), arches.end());
+      verdict = "not possible on " + m_facts.arch + " (only " + joined(list, ", ") + " define it)";
+      out.impossible = true;
+    } else if (key_name.empty()) {
+      key_name = macro;
+    }
+  }
+  // The Kconfig symbols whose value alone would make every failing
+  // condition true, and whether a target could give it.
+  std::vector<std::string> fixes;
+  for (const auto& symbol : symbols) {
+    const std::string now = value_in(m_facts.config, {}, symbol);
+    const std::string wanted = now == "y" || now == "m" ? "" : "y";
+    if (!all_hold({{symbol, wanted}})) {
+      continue;
+    }
+    const std::string assignment = symbol + "=" + (wanted.empty() ? "n" : "y");
+    fixes.push_back(assignment);
+    std::string line =
+        "needs CONFIG_" + assignment + " (this kernel: " + (now.empty() ? "n" : now) + ")";
+    bool impossible = false;
+    if (m_facts.kconfig && m_facts.kconfig->knows(symbol)) {
+      const auto& definitions = m_facts.kconfig->definitions(symbol);
+      bool declared_here = false;
+      for (const auto& definition : definitions) {
+        const std::string arch = arch_of(definition.file);
+        declared_here = declared_here || arch.empty() || arch == arch_dir();
+        if (!definition.depends.empty()) {
+          out.details.push_back(symbol + " (" + definition.file + ":" +
+                                std::to_string(definition.line) + ") depends on " +
+                                joined(definition.depends, " && "));
+        }
+      }
+      if (!declared_here && !wanted.empty()) {
+        impossible = true;
+        line += ": not possible on " + m_facts.arch +
+                " (declared only in other architectures' Kconfig)";
+      }
+    }
+    // A symbol the line needs too (an enclosing condition that holds) that
+    // depends on this one: turning this off turns that off.
+    for (const auto& other : needed_y) {
+      if (!wanted.empty() || !m_facts.kconfig || !m_facts.kconfig->knows(other)) {
+        continue;
+      }
+      for (const auto& definition : m_facts.kconfig->definitions(other)) {
+        for (const auto& depends : definition.depends) {
+          if (requires_symbol(depends, symbol)) {
+            impossible = true;
+            line += ": not possible on " + m_facts.arch + " with CONFIG_" + other + ", which (" +
+                    definition.file + ":" + std::to_string(definition.line) + ") depends on " +
+                    depends;
+          }
+        }
+      }
+    }
+    if (!impossible) {
+      std::vector<std::string> setters;
+      for (const auto& [target, requests] : m_facts.targets) {
+        for (const auto& request : requests) {
+          if (request.symbol == symbol && (request.value == (wanted.empty() ? "n" : "y") ||
+                                           (!wanted.empty() && request.value == "m"))) {
+            setters.push_back(target);
+          }
+        }
+      }
+      line += setters.empty() ? ": no target of this matrix sets it"
+                              : ": set by target " + joined(setters, ", ");
+      if (verdict.empty() || key_name.empty()) {
+        verdict = setters.empty() ? "no target" : "target " + joined(setters, ", ");
+      }
+    } else if (!out.impossible) {
+      out.impossible = true;
+      verdict = line.substr(line.find(": not possible") + 2);
+    }
+    if (key_name.empty()) {
+      key_name = symbol;
+    }
+    out.details.push_back(line);
+  }
+  if (key_name.empty() && !symbols.empty()) {
+    key_name = *symbols.begin();
+  }
+  if (verdict.empty()) {
+    verdict =
+        symbols.empty() && macros.empty() ? "undecided condition" : "no single symbol decides it";
+  }
+  out.key = (key_name.empty() ? failing.front()->text : key_name) + ": " + verdict;
+  return out;
+}
+
+}  // namespace kseries::coverage

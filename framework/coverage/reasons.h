@@ -1,0 +1,91 @@
+#pragma once
+// Why a changed line was never compiled, from the tree: the enclosing
+// conditions that are false in this kernel's .config, the Kconfig symbols
+// (or the tree's own macros, followed to their #define and its conditions)
+// that would make them true, and whether any target could set them: "set by
+// target T", "no target of this matrix", or "not possible on this
+// architecture" (a macro only other architectures define, a symbol only
+// their Kconfig declares, or a symbol the line also needs that `depends on`
+// the opposite, with kconfig_index's chain).
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "coverage/cpp_condition.h"
+#include "coverage/source_context.h"
+#include "kernel/kconfig.h"
+#include "kernel/kconfig_index.h"
+
+namespace kseries::coverage {
+
+// Where the tree #defines a name, and under which conditions.
+struct MacroDefinition {
+  std::string file;  // relative to the tree
+  int line = 0;
+  std::vector<EnclosingCondition> conditions;
+};
+
+class MacroIndex {
+ public:
+  void add(const std::string& name, MacroDefinition definition);
+  // Reads the #define sites of NAMES from the headers below TREE (include/,
+  // arch/*/include/) and from FILES (relative paths).
+  // FILES (relative paths) are skipped there: the caller adds their text
+  // (e.g. the tip's version) with add_text().
+  void scan(const std::filesystem::path& tree, const std::set<std::string>& names,
+            const std::set<std::string>& skip = {});
+  // Reads the #define sites of NAMES in one file's TEXT.
+  void add_text(const std::string& relative, std::string_view text,
+                const std::set<std::string>& names);
+  const std::vector<MacroDefinition>* find(const std::string& name) const;
+
+ private:
+  std::map<std::string, std::vector<MacroDefinition>> m_definitions;
+};
+
+struct TreeFacts {
+  kernel::DotConfig config;                       // the built kernel's .config
+  const kernel::KconfigIndex* kconfig = nullptr;  // may be null: no depends chains
+  MacroIndex macros;
+  std::string arch = "x86_64";  // the kernel's (x86_64, arm64)
+  // Every target of the matrix (name -> its fragments' requests), for
+  // "set by target T".
+  std::map<std::string, std::vector<kernel::ConfigRequest>> targets;
+};
+
+struct NeverCompiled {
+  // "SYMBOL: reason", for the summary line (e.g. "WANT_PAGE_VIRTUAL: not
+  // possible on x86_64", "KASAN: set by target kasan").
+  std::string key;
+  std::vector<std::string> details;  // one line each: the condition, its symbols, the chain
+  bool impossible = false;           // no target of any kind could compile it here
+};
+
+class ReasonFinder {
+ public:
+  explicit ReasonFinder(const TreeFacts& facts) : m_facts(facts) {}
+
+  // The value of CONDITION under the .config (with OVERRIDES on top), and
+  // the symbols it reads, through the tree's macros.
+  ConditionValue evaluate(const std::string& expression,
+                          const std::map<std::string, std::string>& overrides = {}) const;
+
+  // The false (or undecidable) conditions among CONDITIONS and what they
+  // need; nullopt when every condition holds.
+  std::optional<NeverCompiled> explain(const std::vector<EnclosingCondition>& conditions) const;
+
+ private:
+  std::optional<bool> macro_defined(const std::string& name,
+                                    const std::map<std::string, std::string>& overrides,
+                                    std::set<std::string>& symbols, int depth) const;
+  ConditionValue evaluate_at(const std::string& expression,
+                             const std::map<std::string, std::string>& overrides, int depth) const;
+  std::string arch_dir() const;
+
+  const TreeFacts& m_facts;
+};
+
+}  // namespace kseries::coverage
