@@ -13,6 +13,7 @@
 #include "core/utf8.h"
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
+#include "kernel/kernel_clean.h"
 #include "report/junit.h"
 #include "series/diff_safety.h"
 #include "series/series_chain.h"
@@ -213,6 +214,9 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       "per-patch", "build after every patch of the series (bisectability)")(
       "configure-only",
       "stop after the .config is resolved and every requested symbol is verified (no make)")(
+      "clean",
+      "first forget the target's build directory and its cached kernels of the commits to "
+      "build, so the make is clean (what ci/bench measures)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(),
       "testcases directory whose test modules (<case>/Kbuild) are built against each kernel "
@@ -262,6 +266,17 @@ int run_build(Context& context, const std::vector<std::string>& args) {
                          outcome.subject, outcome.commit, outcome.index + 1});
       }
     }
+  }
+
+  // --clean: nothing of this target's cache answers for these commits.
+  if (vm.count("clean")) {
+    std::vector<std::string> trees;
+    for (const auto& step : steps) {
+      trees.push_back(git::to_hex(*git_tree_id(context.store().commit_tree(step.commit).get())));
+    }
+    const auto cleaned = kernel::clean_kernel_cache(context.workdir().root(), target.name, trees);
+    progress("clean: " + std::to_string(cleaned.kernels.size()) + " cached kernel(s) of " +
+             target.name + " removed" + (cleaned.build_dir ? ", and its build directory" : ""));
   }
 
   // Phase 3, build each step; incremental in the target's build directory.
