@@ -28,7 +28,7 @@ void remove_dir(const fs::path& dir) {
 }  // namespace
 
 CleanResult clean_kernel_cache(const fs::path& workdir_root, const std::string& target,
-                               const std::vector<std::string>& trees) {
+                               const std::vector<std::string>& trees, CleanScope scope) {
   CleanResult result;
   const fs::path target_dir = workdir_root / "targets" / target;
   fs::create_directories(target_dir);
@@ -61,6 +61,9 @@ CleanResult clean_kernel_cache(const fs::path& workdir_root, const std::string& 
   std::sort(result.kernels.begin(), result.kernels.end());
   for (const auto& dir : result.kernels) {
     remove_dir(dir);
+  }
+  if (scope == CleanScope::k_kernels) {
+    return result;
   }
   if (fs::exists(target_dir / "build")) {
     remove_dir(target_dir / "build");

@@ -32,7 +32,8 @@ TEST(KernelCleanTest, RemovesTheTargetsKernelsOfTheTreesAndItsBuildDirectory) {
   testing::put_file(root / "targets" / "pmem" / "warnings.tsv", "a.c\tw\n");
   testing::put_file(root / "targets" / "kasan" / "build" / "vmlinux", "elf");
 
-  const auto result = clean_kernel_cache(root.path(), "pmem", {"aaaa"});
+  const auto result =
+      clean_kernel_cache(root.path(), "pmem", {"aaaa"}, CleanScope::k_kernels_and_build_dir);
 
   ASSERT_EQ(result.kernels.size(), 2u);
   EXPECT_EQ(result.kernels[0].filename(), "k1");
@@ -51,10 +52,25 @@ TEST(KernelCleanTest, RemovesTheTargetsKernelsOfTheTreesAndItsBuildDirectory) {
   EXPECT_TRUE(fs::exists(root / "targets" / "kasan" / "build" / "vmlinux"));
 }
 
+// k_kernels: the build directory stays, so the next make is incremental.
+TEST(KernelCleanTest, KernelsOnlyKeepsTheBuildDirectory) {
+  testing::TempDir root;
+  put_kernel(root.path(), "k1", "pmem", "aaaa");
+  testing::put_file(root / "targets" / "pmem" / "build" / "vmlinux", "elf");
+  testing::put_file(root / "targets" / "pmem" / "warnings.tsv", "a.c\tw\n");
+  const auto result = clean_kernel_cache(root.path(), "pmem", {"aaaa"}, CleanScope::k_kernels);
+  EXPECT_EQ(result.kernels.size(), 1u);
+  EXPECT_FALSE(result.build_dir);
+  EXPECT_FALSE(fs::exists(root / "kernels" / "k1"));
+  EXPECT_TRUE(fs::exists(root / "targets" / "pmem" / "build" / "vmlinux"));
+  EXPECT_TRUE(fs::exists(root / "targets" / "pmem" / "warnings.tsv"));
+}
+
 // A work directory that never built the target: nothing to remove, no error.
 TEST(KernelCleanTest, AnEmptyWorkDirectoryIsClean) {
   testing::TempDir root;
-  const auto result = clean_kernel_cache(root.path(), "pmem", {"aaaa"});
+  const auto result =
+      clean_kernel_cache(root.path(), "pmem", {"aaaa"}, CleanScope::k_kernels_and_build_dir);
   EXPECT_TRUE(result.kernels.empty());
   EXPECT_FALSE(result.build_dir);
 }
