@@ -59,6 +59,16 @@ expect_grep '<testsuites tests="4" failures="2"' "$TMP/junit.xml"
 expect_exit 0 "$KSERIES" build "${common[@]}" --target toy --series "$TMP/series/demo/v1"
 expect_grep "^cached toy @ demo/v1 4/4" "$TMP/out"
 
+# --clean: the tip's cached kernel and the build directory are forgotten, so
+# make compiles every object again (a, b, c); the base's kernel (another
+# tree) is still served from the cache.
+expect_exit 0 "$KSERIES" build "${common[@]}" --target toy --series "$TMP/series/demo/v1" --clean
+expect_grep "clean: 1 cached kernel(s) of toy removed, and its build directory" "$TMP/err"
+expect_grep "^built toy @ demo/v1 4/4 .*(.*3 objects compiled" "$TMP/out"
+[ "$(ls -d "$TMP"/wd/kernels/*.removed 2>/dev/null)" = "" ] || fail "--clean left a .removed directory"
+expect_exit 0 "$KSERIES" build "${common[@]}" --target toy
+expect_grep "^cached toy @ base" "$TMP/out"
+
 expect_exit 1 "$KSERIES" build "${common[@]}" --target nope
 expect_grep "^NOT-CONSTRUCTIBLE nope @ base" "$TMP/out"
 expect_grep "dropped: CONFIG_DEMO_IMPOSSIBLE=y (impossible.config:1) is n: Kconfig:5 depends on DEMO_B; unmet: DEMO_B=n" "$TMP/out"

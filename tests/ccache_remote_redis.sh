@@ -1,5 +1,5 @@
 # The shared build cache between shards: ccache's own remote storage on a
-# Redis server (what README's "Sharding the gate" deploys). A local
+# Redis server (what docs/sharding.md deploys). A local
 # redis-server (127.0.0.1, a free port, no persistence) serves two "shards":
 # each compiles the same small C tree (with -g and an absolute -I, as kernel
 # builds do) in its own directory with an empty CCACHE_DIR. The first misses

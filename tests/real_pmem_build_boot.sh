@@ -1,4 +1,4 @@
-# The real thing, end to end on the bundled tree (README.md states the time
+# The real thing, end to end on the bundled tree (docs/ci.md states the time
 # budget): import Debian's 6.12.117 tarball, apply every bundled series,
 # build the pmem target of the base, check the resolved .config, boot it in
 # QEMU with emulated pmem and run memmap-timing, and report an impossible

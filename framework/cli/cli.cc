@@ -5,6 +5,7 @@
 #include "cli/junit_guard.h"
 #include "core/error.h"
 #include "core/utf8.h"
+#include "kseries_version.h"
 #include "sys/interrupt.h"
 
 namespace kseries::cli {
@@ -73,7 +74,8 @@ int main(int argc, char** argv) {
       return 0;
     }
   } else if (name == "--version") {
-    std::cout << "kseries 0.1\n";
+    // The project version (CMake) and the git describe of the build.
+    std::cout << "kseries " KSERIES_VERSION " (" KSERIES_GIT_DESCRIBE ")\n";
     return 0;
   }
   const std::string command_name = args.front();

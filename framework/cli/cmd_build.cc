@@ -13,6 +13,7 @@
 #include "core/utf8.h"
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
+#include "kernel/kernel_clean.h"
 #include "report/junit.h"
 #include "series/diff_safety.h"
 #include "series/series_chain.h"
@@ -213,6 +214,10 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       "per-patch", "build after every patch of the series (bisectability)")(
       "configure-only",
       "stop after the .config is resolved and every requested symbol is verified (no make)")(
+      "clean", po::value<std::string>()->implicit_value("all"),
+      "first forget the target's cached kernels of the commits to build and its build "
+      "directory, so the make is clean; --clean=kernels: the kernels only, so the make is "
+      "incremental (what ci/bench measures)")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(),
       "testcases directory whose test modules (<case>/Kbuild) are built against each kernel "
@@ -229,6 +234,15 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   }
   // Phase 1, inputs: target and series are checked before any work.
   const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
+  std::optional<kernel::CleanScope> clean;
+  if (vm.count("clean")) {
+    const std::string scope = vm["clean"].as<std::string>();
+    if (scope != "all" && scope != "kernels") {
+      throw usage_error("--clean=" + scope + ": 'all' (the default) or 'kernels'");
+    }
+    clean = scope == "all" ? kernel::CleanScope::k_kernels_and_build_dir
+                           : kernel::CleanScope::k_kernels;
+  }
   std::vector<std::unique_ptr<Series>> chain;
   std::optional<std::string> series_base;
   if (vm.count("series")) {
@@ -262,6 +276,18 @@ int run_build(Context& context, const std::vector<std::string>& args) {
                          outcome.subject, outcome.commit, outcome.index + 1});
       }
     }
+  }
+
+  // --clean: nothing of this target's cache answers for these commits.
+  if (clean) {
+    std::vector<std::string> trees;
+    for (const auto& step : steps) {
+      trees.push_back(git::to_hex(*git_tree_id(context.store().commit_tree(step.commit).get())));
+    }
+    const auto cleaned =
+        kernel::clean_kernel_cache(context.workdir().root(), target.name, trees, *clean);
+    progress("clean: " + std::to_string(cleaned.kernels.size()) + " cached kernel(s) of " +
+             target.name + " removed" + (cleaned.build_dir ? ", and its build directory" : ""));
   }
 
   // Phase 3, build each step; incremental in the target's build directory.

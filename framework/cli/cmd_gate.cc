@@ -27,7 +27,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   options.add_options()("series", po::value<std::vector<std::string>>()->composing(),
                         "a series revision (directory or mbox); repeat for several")(
       "matrix", po::value<std::string>()->default_value("default"),
-      "default, full, or a matrix file (kernel-configs/matrices/)")(
+      "a matrix NAME (kernel-configs/matrices/NAME.matrix) or a matrix FILE")(
       "resume", po::value<std::string>(),
       "an earlier gate's run directory: its finished cells are reused")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(

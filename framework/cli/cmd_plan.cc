@@ -20,7 +20,7 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
   options.add_options()("series", po::value<std::vector<std::string>>()->composing(),
                         "a series revision (directory or mbox); repeat for several")(
       "matrix", po::value<std::string>()->default_value("default"),
-      "default, full, or a matrix file (kernel-configs/matrices/)")(
+      "a matrix NAME (kernel-configs/matrices/NAME.matrix) or a matrix FILE")(
       "shards", po::value<int>()->default_value(1), "how many shards (machines) to plan for")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
       "json", po::value<std::string>()->default_value("-"), "where the plan goes ('-': stdout)");
