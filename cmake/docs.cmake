@@ -4,7 +4,7 @@
 include(GNUInstallDirs)
 # The subcommands, as in framework/cli/cli.cc's table; ci/check-man fails
 # when `kseries --help` lists a command that has no page here.
-set(KSERIES_COMMANDS tree apply build boot gate bisect report plan merge watch)
+set(KSERIES_COMMANDS tree apply build boot gate bisect report plan merge watch coverage)
 find_program(HELP2MAN help2man)
 if(HELP2MAN)
   set(pages)
