@@ -37,6 +37,13 @@ struct KernelBuild {
 
 enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible, k_configured };
 
+// The target's `struct-page:` check on a built kernel: "" when the target
+// asks nothing or the memmap dumper (test module "memmap-dump") built against
+// KERNEL records that size, else the failure ("sizeof(struct page) is 64
+// bytes, target T requires 80 (...)"; no module, or one without the record,
+// is a failure too: the size is then unknown).
+std::string check_struct_page(const Target& target, const KernelBuild& kernel);
+
 struct StepResult {
   StepStatus status = StepStatus::k_build_failed;
   std::optional<KernelBuild> kernel;
@@ -59,7 +66,10 @@ class KernelBuilder {
   // Checks `commit` out for `target`, configures (base + merge_config.sh +
   // olddefconfig), verifies every requested symbol, then builds or reuses the
   // cached kernel. Unknown symbols in a fragment and a missing compiler throw
-  // Error(k_usage); a full disk throws Error(k_infrastructure).
+  // Error(k_usage); a full disk throws Error(k_infrastructure). A target with
+  // `struct-page: N` fails the step (k_build_failed, a make_failures line)
+  // unless the memmap dumper built against the kernel says sizeof(struct
+  // page) is N (check_struct_page()).
   StepResult build(const Target& target, const git_oid& commit,
                    const std::filesystem::path& log_file, const Progress& progress);
 
@@ -94,6 +104,8 @@ class KernelBuilder {
                                    const std::filesystem::path& source) const;
   void build_modules(const Target& target, const std::filesystem::path& kernel_dir,
                      const Progress& progress) const;
+  StepResult build_kernel(const Target& target, const git_oid& commit,
+                          const std::filesystem::path& log_file, const Progress& progress);
 
   std::filesystem::path m_root;
   git::Store& m_store;
