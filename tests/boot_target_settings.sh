@@ -44,5 +44,5 @@ argv_of "$TMP/plain.json" >"$TMP/plain.argv"
 expect_grep "-smp 2 " "$TMP/plain.argv"
 expect_grep "memmap=2G!" "$TMP/plain.argv"
 expect_exit 2 "$KSERIES" boot "${common[@]}" --target bad
-expect_grep "bad.target:4: cpus is a vCPU count from 1 to 64, not 'many'" "$TMP/err"
+expect_grep "bad.target:3: cpus is a vCPU count from 1 to 64, not 'many'" "$TMP/err"
 echo "PASS"

@@ -273,8 +273,11 @@ StepResult KernelBuilder::build(const Target& target, const git_oid& commit, con
              " bytes, as target " + target.name + " requires");
     return result;
   }
+  // Not a kernel of this target: no caller may boot it (it stays in the
+  // kernel cache, and is checked again when asked for again).
   result.status = StepStatus::k_build_failed;
   result.make_failures.push_back(failure);
+  result.kernel.reset();
   return result;
 }
 

@@ -67,8 +67,8 @@ class KernelBuilder {
   // olddefconfig), verifies every requested symbol, then builds or reuses the
   // cached kernel. Unknown symbols in a fragment and a missing compiler throw
   // Error(k_usage); a full disk throws Error(k_infrastructure). A target with
-  // `struct-page: N` fails the step (k_build_failed, a make_failures line)
-  // unless the memmap dumper built against the kernel says sizeof(struct
+  // `struct-page: N` fails the step (k_build_failed, a make_failures line,
+  // no kernel) unless the memmap dumper built against the kernel says sizeof(struct
   // page) is N (check_struct_page()).
   StepResult build(const Target& target, const git_oid& commit,
                    const std::filesystem::path& log_file, const Progress& progress);
