@@ -219,6 +219,7 @@ class PrefixRunner {
     request.clock = m_request.clock;
     request.pmem = m_request.pmem;
     request.pmem_size = m_request.pmem_size;
+    request.pmem_size_given = m_request.pmem_size_given;
     request.timeout = m_request.timeout;
     request.run_dir = dir;
     // A timing step boots its reference; a pairing oracle the base (session/kernel_plan.h).

@@ -46,6 +46,7 @@ struct BisectRequest {
   std::string clock = "auto";
   std::string pmem = "legacy";
   std::string pmem_size = "2G";
+  bool pmem_size_given = false;  // false: the target's pmem-size: when it has one
   std::optional<std::chrono::seconds> timeout;
   std::filesystem::path run_dir;
 };

@@ -114,7 +114,8 @@ po::options_description bisect_options() {
       "rebinds", po::value<int>()->default_value(30), "rebinds per setup (memmap-timing)")(
       "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
       "pmem", po::value<std::string>()->default_value("legacy"), "legacy or nvdimm")(
-      "size", po::value<std::string>()->default_value("2G"), "pmem size")(
+      "size", po::value<std::string>()->default_value("2G"),
+      "pmem size (default: the target's pmem-size:, else 2G)")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
       "clock", po::value<std::string>()->default_value("auto"),
       "auto, icount, memory (the memcost model, bundled icelake-sp profile) or wall")(
@@ -163,6 +164,7 @@ void boot_inputs(const po::variables_map& vm, run::BisectRequest& request) {
   request.clock = checked_clock(vm["clock"].as<std::string>());
   request.pmem = checked_pmem(vm["pmem"].as<std::string>());
   request.pmem_size = vm["size"].as<std::string>();
+  request.pmem_size_given = !vm["size"].defaulted();
   if (vm.count("timeout")) {
     request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
   }

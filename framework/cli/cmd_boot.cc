@@ -168,7 +168,8 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
       "pmem", po::value<std::string>()->default_value("legacy"),
       "pmem topology: legacy (memmap=SIZE!OFFSET) or nvdimm (QEMU vNVDIMM)")(
-      "size", po::value<std::string>()->default_value("2G"), "pmem size")(
+      "size", po::value<std::string>()->default_value("2G"),
+      "pmem size (default: the target's pmem-size:, else 2G)")(
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
       "clock", po::value<std::string>()->default_value("auto"),
       "what times are measured in: icount (virtual ns = guest instructions, TCG only; "
@@ -227,6 +228,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   request.boots_given = !vm["boots"].defaulted();
   request.pmem = pmem;
   request.pmem_size = vm["size"].as<std::string>();
+  request.pmem_size_given = !vm["size"].defaulted();
   if (vm.count("timeout")) {
     request.timeout = std::chrono::seconds(vm["timeout"].as<int>());
   }

@@ -56,7 +56,7 @@ TEST(MatrixTest, ErrorsNameTheLine) {
 
 TEST(MatrixTest, TheBundledMatricesLoad) {
   const auto dir = testing::source_dir() / "kernel-configs" / "matrices";
-  for (const char* name : {"quick", "default", "full"}) {
+  for (const char* name : {"quick", "default", "full", "page-sizes"}) {
     const auto m = load_matrix(dir, name);
     EXPECT_FALSE(m.cells.empty()) << name;
   }

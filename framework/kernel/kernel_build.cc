@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "core/utf8.h"
 #include "git/checkout.h"
+#include "kernel/elf_section.h"
 #include "kernel/kconfig_index.h"
 #include "kernel/module_build.h"
 #include "sys/files.h"
@@ -228,6 +229,36 @@ std::optional<KernelBuild> KernelBuilder::find(const Target& target, const git_o
   return load(std::string(trim(read_file(index))), {});
 }
 
+std::string check_struct_page(const Target& target, const KernelBuild& kernel) {
+  if (target.struct_page == 0) {
+    return "";
+  }
+  const std::string want = "target " + target.name + " requires sizeof(struct page) " +
+                           std::to_string(target.struct_page) + " (struct-page: in " +
+                           target.file.filename().string() + ")";
+  const auto error = kernel.module_errors.find("memmap-dump");
+  if (error != kernel.module_errors.end()) {
+    return want + ", and the memmap dumper that reads it did not build: " + error->second;
+  }
+  const auto ko = kernel.modules.find("memmap-dump");
+  if (ko == kernel.modules.end()) {
+    return want + ", and there is no memmap dumper (testcases/memmap-dump) built against this "
+                  "kernel to read it from";
+  }
+  uint64_t have = 0;
+  try {
+    have = module_sizeof_page(ko->second);
+  } catch (const Error& e) {
+    return want + ": cannot read it: " + e.what();
+  }
+  if (have != target.struct_page) {
+    return "sizeof(struct page) is " + std::to_string(have) + " bytes in this kernel (" +
+           ko->second.filename().string() + "'s " + std::string(k_sizeof_page_section) + "): " +
+           want;
+  }
+  return "";
+}
+
 // One request's facts, computed once: its target's directory, the tree,
 // the toolchain, the request's cache index; the resolved .config and the
 // kernel's key once configured.
@@ -280,6 +311,29 @@ void check_toolchain(const Target& target) {
   }
 }
 
+// A target with `struct-page: N` fails the step (k_build_failed, a
+// make_failures line, no kernel) unless the memmap dumper built against the
+// kernel says sizeof(struct page) is N.
+StepResult with_struct_page_checked(const Target& target, StepResult result,
+                                    const Progress& progress) {
+  if (target.struct_page == 0 || !result.kernel ||
+      (result.status != StepStatus::k_built && result.status != StepStatus::k_cached)) {
+    return result;
+  }
+  const std::string failure = check_struct_page(target, *result.kernel);
+  if (failure.empty()) {
+    progress("sizeof(struct page) = " + std::to_string(target.struct_page) +
+             " bytes, as target " + target.name + " requires");
+    return result;
+  }
+  // Not a kernel of this target: no caller may boot it (it stays in the
+  // kernel cache, and is checked again when asked for again).
+  result.status = StepStatus::k_build_failed;
+  result.make_failures.push_back(failure);
+  result.kernel.reset();
+  return result;
+}
+
 }  // namespace
 
 StepResult KernelBuilder::build(const BuildRequest& request) {
@@ -287,7 +341,7 @@ StepResult KernelBuilder::build(const BuildRequest& request) {
   StepResult result = run_stages(request);
   result.log = request.log;
   result.seconds = seconds_since(started);
-  return result;
+  return with_struct_page_checked(*request.target, std::move(result), request.progress);
 }
 
 StepResult KernelBuilder::run_stages(const BuildRequest& request) {

@@ -37,6 +37,13 @@ struct KernelBuild {
 
 enum class StepStatus { k_built, k_cached, k_build_failed, k_not_constructible, k_configured };
 
+// The target's `struct-page:` check on a built kernel: "" when the target
+// asks nothing or the memmap dumper (test module "memmap-dump") built against
+// KERNEL records that size, else the failure ("sizeof(struct page) is 64
+// bytes, target T requires 80 (...)"; no module, or one without the record,
+// is a failure too: the size is then unknown).
+std::string check_struct_page(const Target& target, const KernelBuild& kernel);
+
 struct StepResult {
   StepStatus status = StepStatus::k_build_failed;
   std::optional<KernelBuild> kernel;
@@ -93,6 +100,9 @@ class KernelBuilder : public KernelBuilds {
 
   // The stages, in order: the toolchain, the cache by request, the
   // checkout, the configuration, the cache by .config, make, the record.
+  // A target with `struct-page: N` fails the step (k_build_failed, no
+  // kernel) unless the memmap dumper built against the kernel says
+  // sizeof(struct page) is N (check_struct_page()).
   StepResult build(const BuildRequest& request) override;
   std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const override;
 

@@ -3,6 +3,8 @@
 // config plus fragments, the compiler, what it is for, and what it cannot do
 // (so later stages skip those cells with the reason instead of failing).
 
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -32,6 +34,17 @@ struct Target {
   std::string arch = "x86_64";
   std::string cross_compile;
   std::filesystem::path busybox = "/bin/busybox";  // a static busybox for `arch`
+  // `struct-page: N`: sizeof(struct page) the built kernel must have (read
+  // from the memmap dumper built against it); 0 = not checked.
+  std::uint64_t struct_page = 0;
+  // Boots of this target (where the command line does not say otherwise):
+  // `pmem-size:` the namespace size ("256M"; "" = the boot's default 2G),
+  // `cpus:` QEMU -smp (0 = the VM's default), `boot-timeout:` the least
+  // deadline per boot in seconds (0 = the case's): a slow guest (KMSAN under
+  // TCG) gets a smaller memmap, one vCPU and the time it needs.
+  std::string pmem_size;
+  int cpus = 0;
+  std::chrono::seconds boot_timeout{0};
 
   bool has_feature(const std::string& feature) const;
   // The reason this target cannot do `what`, or "" if it can.

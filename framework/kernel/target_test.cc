@@ -67,6 +67,60 @@ TEST(TargetTest, MissingFragmentAndBadLinesNameTheFile) {
   EXPECT_NE(error.find("b.target:2: unknown key 'colour'"), std::string::npos) << error;
 }
 
+TEST(TargetTest, StructPageSizeIsParsedAndChecked) {
+  testing::TempDir tmp;
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  put_file(tmp / "targets" / "plain.target", "fragments: x\n");
+  EXPECT_EQ(load_target(tmp.path(), "plain").struct_page, 0U);  // not checked
+  put_file(tmp / "targets" / "big.target", "fragments: x\nstruct-page: 80\n");
+  EXPECT_EQ(load_target(tmp.path(), "big").struct_page, 80U);
+  for (const char* bad : {"81", "0", "8", "1024", "eighty", "80 bytes", "-80", "99999999999"}) {
+    put_file(tmp / "targets" / "bad.target", std::string("fragments: x\nstruct-page: ") + bad + "\n");
+    const auto error = error_of(tmp.path(), "bad");
+    EXPECT_NE(error.find("bad.target:2: struct-page is sizeof(struct page) in bytes"),
+              std::string::npos)
+        << bad << ": " << error;
+  }
+  EXPECT_EQ(load_target(testing::source_dir() / "kernel-configs", "kmsan").struct_page, 80U);
+  EXPECT_EQ(load_target(testing::source_dir() / "kernel-configs", "pmem").struct_page, 0U);
+}
+
+TEST(TargetTest, BootSettingsAreValidated) {
+  testing::TempDir tmp;
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  put_file(tmp / "targets" / "slow.target",
+           "fragments: x\npmem-size: 256M\ncpus: 1\nboot-timeout: 3600\n");
+  const Target slow = load_target(tmp.path(), "slow");
+  EXPECT_EQ(slow.pmem_size, "256M");
+  EXPECT_EQ(slow.cpus, 1);
+  EXPECT_EQ(slow.boot_timeout, std::chrono::seconds(3600));
+  put_file(tmp / "targets" / "plain.target", "fragments: x\n");
+  const Target plain = load_target(tmp.path(), "plain");
+  EXPECT_EQ(plain.pmem_size, "");
+  EXPECT_EQ(plain.cpus, 0);
+  EXPECT_EQ(plain.boot_timeout, std::chrono::seconds(0));
+  const std::pair<std::string, std::string> bad[] = {
+      {"pmem-size: 100M", "pmem-size is a multiple of 128M up to 64G"},
+      {"pmem-size: 128", "pmem-size is a multiple of 128M up to 64G"},
+      {"pmem-size: 65G", "pmem-size is a multiple of 128M up to 64G"},
+      {"pmem-size: 2T", "pmem-size is a multiple of 128M up to 64G"},
+      {"pmem-size: G", "pmem-size is a multiple of 128M up to 64G"},
+      {"cpus: 0", "cpus is a vCPU count from 1 to 64"},
+      {"cpus: two", "cpus is a vCPU count from 1 to 64"},
+      {"boot-timeout: 5", "boot-timeout is seconds per boot, from 60 to 86400"},
+      {"boot-timeout: 1h", "boot-timeout is seconds per boot, from 60 to 86400"},
+  };
+  for (const auto& [line, message] : bad) {
+    put_file(tmp / "targets" / "bad.target", "fragments: x\n" + line + "\n");
+    const auto error = error_of(tmp.path(), "bad");
+    EXPECT_NE(error.find("bad.target:2: " + message), std::string::npos) << line << ": " << error;
+  }
+  for (const char* good : {"128M", "2G", "64G"}) {
+    put_file(tmp / "targets" / "ok.target", std::string("fragments: x\npmem-size: ") + good + "\n");
+    EXPECT_EQ(load_target(tmp.path(), "ok").pmem_size, good);
+  }
+}
+
 TEST(TargetTest, Arm64TargetIsCrossBuilt) {
   const auto configs = testing::source_dir() / "kernel-configs";
   const Target arm64 = load_target(configs, "arm64");

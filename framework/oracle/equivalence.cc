@@ -63,11 +63,14 @@ uint64_t min_slow_path_events(const MemmapDump& dump) {
   const DumpHeader& h = dump.header();
   const uint64_t pages = h.get(Word::k_init_end_pfn) - h.get(Word::k_init_start_pfn);
   const uint64_t shift = h.get(Word::k_vmemmap_shift);
-  if (shift == 0 || h.get(Word::k_altmap_valid) == 1) {
+  // __vmemmap_can_optimize() refuses a struct page whose size is not a
+  // power of two (80 or 96 bytes): every tail is then written.
+  const uint64_t psz = h.page_size();
+  if (shift == 0 || h.get(Word::k_altmap_valid) == 1 || psz == 0 || (psz & (psz - 1)) != 0) {
     return pages;
   }
   // VMEMMAP_RESERVE_NR (2) vmemmap pages of PAGE_SIZE / sizeof(struct page).
-  const uint64_t unique = 2 * ((1ULL << h.get(Word::k_page_shift)) / h.page_size());
+  const uint64_t unique = 2 * ((1ULL << h.get(Word::k_page_shift)) / psz);
   return (pages >> shift) * std::min<uint64_t>(unique, 1ULL << shift);
 }
 

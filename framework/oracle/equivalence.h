@@ -43,8 +43,9 @@ struct SetupDumps {
 // The fewest page_ref_set events a slow-path init of DUMP's range emits:
 // one per struct page it writes (init_page_count), i.e. every PFN for
 // order 0 or an altmap, 128 per compound page when the vmemmap is
-// optimised (compound_nr_pages()). Fewer means the fast path ran although
-// the tracepoint was on.
+// optimised (compound_nr_pages()), every PFN when it cannot be (a struct
+// page of 80 or 96 bytes: not a power of two). Fewer means the fast path
+// ran although the tracepoint was on.
 uint64_t min_slow_path_events(const MemmapDump& dump);
 
 // Judges one setup's dumps (the part tests drive with generated dumps).

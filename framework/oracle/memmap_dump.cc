@@ -71,6 +71,8 @@ constexpr std::array<std::string_view, static_cast<size_t>(Word::k_count)> k_wor
     "tracepoint_on_at_init",
     "nid",
     "tail_mapping",
+    "off_kmsan_shadow",
+    "off_kmsan_origin",
 };
 
 uint64_t load_u64(std::string_view bytes, size_t at) {

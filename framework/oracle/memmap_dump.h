@@ -79,6 +79,10 @@ enum class Word : int {
   k_tracepoint_on_at_init,
   k_nid,
   k_tail_mapping,  // TAIL_MAPPING (added after the first dumps: may be absent)
+  // CONFIG_KMSAN's struct page pointers (added with the 80/96-byte layouts:
+  // absent in older dumps and in kernels without KMSAN).
+  k_off_kmsan_shadow,
+  k_off_kmsan_origin,
   k_count          // number of words this reader knows
 };
 // Dumps written before a word was appended have fewer words: those read as

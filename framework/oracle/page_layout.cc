@@ -40,6 +40,8 @@ std::vector<Field> page_fields(const DumpHeader& header, PageRole role) {
   add(fields, header, Word::k_off_memcg_data, "memcg_data", 8);
   add(fields, header, Word::k_off_virtual, "virtual", 8);
   add(fields, header, Word::k_off_last_cpupid, "_last_cpupid", 4);
+  add(fields, header, Word::k_off_kmsan_shadow, "kmsan_shadow", 8);
+  add(fields, header, Word::k_off_kmsan_origin, "kmsan_origin", 8);
   return fields;
 }
 

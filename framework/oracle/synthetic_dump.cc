@@ -16,11 +16,44 @@ void put(std::string& page, uint64_t at, uint64_t value, size_t size) {
   std::memcpy(page.data() + at, &value, size);
 }
 
+// The offsets of the optional fields after _refcount, and the size.
+struct TailLayout {
+  uint64_t memcg_data = k_absent, virtual_ = k_absent, last_cpupid = k_absent;
+  uint64_t kmsan_shadow = k_absent, kmsan_origin = k_absent;
+  uint64_t size = 0;
+};
+
+TailLayout tail_layout(const SyntheticSpec& spec) {
+  TailLayout l;
+  uint64_t at = 0x38;  // after _refcount
+  if (spec.memcg) {
+    l.memcg_data = at;
+    at += 8;
+  }
+  if (spec.want_page_virtual) {
+    l.virtual_ = at;
+    at += 8;
+  }
+  if (spec.last_cpupid) {
+    l.last_cpupid = at;
+    at += 4;
+  }
+  if (spec.kmsan) {
+    at = (at + 7) & ~7ULL;  // pointers
+    l.kmsan_shadow = at;
+    l.kmsan_origin = at + 8;
+    at += 16;
+  }
+  l.size = (at + 15) & ~15ULL;  // _struct_page_alignment: 2 * sizeof(long)
+  return l;
+}
+
 DumpHeader synthetic_header(const SyntheticSpec& spec) {
   DumpHeader h;
+  const TailLayout tail = tail_layout(spec);
   const std::pair<Word, uint64_t> words[] = {
       // Offsets as 6.12 x86-64 without MEMCG (taken from a real dump).
-      {Word::k_sizeof_page, 64},
+      {Word::k_sizeof_page, tail.size},
       {Word::k_off_flags, 0},
       {Word::k_off_compound_head, 8},
       {Word::k_off_lru, 8},
@@ -77,13 +110,17 @@ DumpHeader synthetic_header(const SyntheticSpec& spec) {
   for (const auto& [word, value] : words) {
     h.set(word, value);
   }
-  if (spec.want_page_virtual) {
-    h.set(Word::k_off_virtual, 0x38);
-  }
+  h.set(Word::k_off_memcg_data, tail.memcg_data);
+  h.set(Word::k_off_virtual, tail.virtual_);
+  h.set(Word::k_off_last_cpupid, tail.last_cpupid);
+  h.set(Word::k_off_kmsan_shadow, tail.kmsan_shadow);
+  h.set(Word::k_off_kmsan_origin, tail.kmsan_origin);
   return h;
 }
 
 }  // namespace
+
+uint64_t synthetic_page_size(const SyntheticSpec& spec) { return tail_layout(spec).size; }
 
 std::string synthetic_page(const DumpHeader& h, uint64_t pfn) {
   std::string page(h.page_size(), '\0');
@@ -97,6 +134,9 @@ std::string synthetic_page(const DumpHeader& h, uint64_t pfn) {
   }
   flags |= 1ULL << h.get(Word::k_pg_reserved);
   put(page, h.get(Word::k_off_mapcount), 0xffffffffULL, 4);
+  if (h.has(Word::k_off_last_cpupid)) {  // __init_single_page(): page_cpupid_reset_last()
+    put(page, h.get(Word::k_off_last_cpupid), k_synthetic_last_cpupid, 4);
+  }
   if (h.has(Word::k_off_virtual)) {
     put(page, h.get(Word::k_off_virtual),
         h.get(Word::k_direct_map_base) + (pfn << h.get(Word::k_page_shift)), 8);

@@ -1,7 +1,10 @@
 #pragma once
 // Memmap dumps generated in memory, laid out and filled the way 6.12's
 // memmap_init_zone_device() fills an x86-64 struct page (64 bytes, no
-// MEMCG): the reference the oracle's unit tests corrupt on purpose.
+// MEMCG, by default): the reference the oracle's unit tests corrupt on
+// purpose. The options add the fields past the first 56 bytes in 6.12's
+// order (memcg_data, virtual, _last_cpupid, kmsan_shadow/kmsan_origin),
+// aligned as the kernel aligns struct page (16 bytes): 64, 80 or 96 bytes.
 
 #include <cstdint>
 
@@ -18,8 +21,20 @@ struct SyntheticSpec {
   uint64_t prefix_pages = 0;  // pages before init_start_pfn, as memmap_init_range() leaves them
   bool poisoned = true;       // the module poisoned the range before the init
   bool section_in_page_flags = false;
-  bool want_page_virtual = false;  // adds `virtual` (struct page grows to 72 -> 80 bytes)
+  bool want_page_virtual = false;  // adds `virtual` (in the 8 bytes after _refcount without MEMCG)
+  bool memcg = false;               // CONFIG_MEMCG: memcg_data at 0x38
+  // LAST_CPUPID_NOT_IN_PAGE_FLAGS: an int _last_cpupid (with memcg: 80 bytes,
+  // 12 of them padding after it), set to k_synthetic_last_cpupid by the init.
+  bool last_cpupid = false;
+  bool kmsan = false;  // CONFIG_KMSAN: kmsan_shadow, kmsan_origin (NULL for device pages)
 };
+
+// -1 & LAST_CPUPID_MASK with LAST_CPUPID_SHIFT 21 (8 + NR_CPUS_BITS 13):
+// what page_cpupid_reset_last() stores.
+inline constexpr uint32_t k_synthetic_last_cpupid = (1U << 21) - 1;
+
+// sizeof(struct page) for SPEC's fields (64, 80 or 96 on x86-64).
+uint64_t synthetic_page_size(const SyntheticSpec& spec);
 
 // A dump as the module would write it after a correct 6.12 bind.
 MemmapDump make_synthetic_dump(const SyntheticSpec& spec);

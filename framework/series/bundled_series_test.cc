@@ -128,5 +128,35 @@ TEST(BundledSeriesTest, KnownBadRevisionsAreDerivations) {
   }
 }
 
+// Issue 29's fixture derives from a derivation: v10's 1-7, its own 8/9 (the
+// 80-byte case copying 64 bytes), sanitizer-ignore's 9/9.
+TEST(BundledSeriesTest, Copy80ShortIsV10WithItsOwn8AndSanitizerIgnores9) {
+  const fs::path dir = patches() / "known-bad" / "copy80-short";
+  const auto chain = load_series_chain(dir);
+  ASSERT_EQ(chain.size(), 1u);
+  const Series& series = *chain.back();
+  ASSERT_EQ(series.patches.size(), 9u);
+  EXPECT_EQ(series.revision, 10);
+  const auto v10 = load_series_chain(patches() / "zone-device-memmap" / "v10");
+  const auto ignore = load_series_chain(patches() / "known-bad" / "sanitizer-ignore");
+  for (std::size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(series.patches[i].diff, v10.back()->patches[i].diff) << i + 1;
+  }
+  EXPECT_EQ(series.patches[8].diff, ignore.back()->patches[8].diff);
+  const PatchMail& own = series.patches[7];
+  EXPECT_EQ(own.file.parent_path(), dir);
+  EXPECT_NE(own.raw_subject.find("[PATCH known-bad/copy80-short v10 8/9]"), std::string::npos)
+      << own.raw_subject;
+  EXPECT_EQ(own.subject.title, v10.back()->patches[7].subject.title);
+  // The one change against v10's 8/8: the 80-byte case without its last 16 bytes.
+  const std::string& good = v10.back()->patches[7].diff;
+  EXPECT_NE(good.find("case 80: movnti_64(dst, src); movnti_16(dst + 64, src + 64); break;"),
+            std::string::npos);
+  EXPECT_EQ(own.diff.find("movnti_16(dst + 64, src + 64); break;"), std::string::npos);
+  EXPECT_NE(own.diff.find("+\tcase 80: movnti_64(dst, src); break;\n"), std::string::npos);
+  EXPECT_NE(own.diff.find("case 96: movnti_64(dst, src); movnti_32(dst + 64, src + 64); break;"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kseries

@@ -63,7 +63,8 @@ std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
           ? *request.memory.profile
           : memcost::load_profile("icelake-sp", std::filesystem::path(KSERIES_SOURCE_DIR) /
                                                     "kernel-configs" / "machines");
-  const std::uint64_t memmap = qemu::parse_memory_size(request.pmem_size) / 4096 * 64;
+  const std::uint64_t page_bytes = request.target.struct_page ? request.target.struct_page : 64;
+  const std::uint64_t memmap = qemu::parse_memory_size(request.pmem_size) / 4096 * page_bytes;
   const auto profile = request.memory.unscaled ? base : memcost::scaled_to(base, memmap);
   std::vector<cases::MemoryModel> models{{profile.name, profile}};
   for (const auto llc : request.memory.llc_sweep) {
@@ -74,7 +75,20 @@ std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
 
 }  // namespace
 
+BootSettings boot_settings(const SessionRequest& request) {
+  BootSettings settings;
+  settings.pmem_size = !request.pmem_size_given && !request.target.pmem_size.empty()
+                           ? request.target.pmem_size
+                           : request.pmem_size;
+  settings.cpus = request.target.cpus;
+  settings.timeout =
+      request.timeout.value_or(std::max(request.test_case.timeout, request.target.boot_timeout));
+  return settings;
+}
+
 SessionOutcome run_session(SessionRequest request, Services& services, Status& status) {
+  const BootSettings settings = boot_settings(request);
+  request.pmem_size = settings.pmem_size;
   // Plan: what the case does on this target, before anything is built.
   const Oracle* oracle = find_oracle(request.test_case.oracle);
   const CasePlan plan = plan_case(request.target, request.test_case, request.case_options);
@@ -127,7 +141,10 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.vm.pmem =
       request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
   spec.vm.pmem_size = request.pmem_size;
-  spec.vm.timeout = request.timeout.value_or(request.test_case.timeout);
+  spec.vm.timeout = settings.timeout;
+  if (settings.cpus > 0) {
+    spec.vm.cpus = settings.cpus;
+  }
   spec.vm.kernel = kernels.front().build.image;
   spec.vm.initramfs = kernels.front().initramfs;
   spec.vm.arch = request.target.arch;

@@ -34,7 +34,10 @@ struct SessionRequest {
   bool boots_given = false;  // false: under icount, a second pair only when needed
   std::string pmem = "legacy";
   std::string pmem_size = "2G";
-  std::optional<std::chrono::seconds> timeout;  // default: the case's
+  // false: the target's pmem-size: (if it has one) replaces pmem_size.
+  bool pmem_size_given = false;
+  // Default: the case's, or the target's boot-timeout: when that is longer.
+  std::optional<std::chrono::seconds> timeout;
   std::filesystem::path run_dir;
   bool keep_bulk = false;  // keep each boot's bulk disk once read (to debug a dump)
   // Reuse baseline boots under icount from WORKDIR/boot-cache (session/boot_cache.h);
@@ -43,6 +46,18 @@ struct SessionRequest {
   bool reuse_every_boot = false;
   memcost::MemoryClockSettings memory;  // --clock memory
 };
+
+// What a session's boots get: the request's pmem size unless the command
+// line left it and the target has `pmem-size:`; the target's `cpus:` (0: the
+// VM's default); --timeout, else the case's timeout or the target's
+// `boot-timeout:`, whichever is longer (a slow target lengthens every case's
+// deadline, never shortens one).
+struct BootSettings {
+  std::string pmem_size;
+  int cpus = 0;
+  std::chrono::seconds timeout{0};
+};
+BootSettings boot_settings(const SessionRequest& request);
 
 struct Services {
   kernel::KernelBuilds& builder;

@@ -63,6 +63,14 @@ static unsigned long dump_nr_pages;
 module_param(dump_nr_pages, ulong, 0644);
 MODULE_PARM_DESC(dump_nr_pages, "pages to dump (0: to the end of the device range)");
 
+/*
+ * sizeof(struct page) of the kernel this module is built against, in a
+ * section of its own: kseries reads it from the .ko right after the build
+ * (a target's "struct-page:" line), without booting the kernel.
+ */
+static const u64 mmd_sizeof_page __used __section(".kseries.sizeof_page") =
+	sizeof(struct page);
+
 /* Header words, in file order (README.md). Append only. */
 enum mmd_word {
 	W_SIZEOF_PAGE, W_OFF_FLAGS, W_OFF_COMPOUND_HEAD, W_OFF_LRU, W_OFF_MAPPING,
@@ -80,7 +88,7 @@ enum mmd_word {
 	W_DUMP_START_PFN, W_DUMP_END_PFN, W_ALTMAP_VALID, W_ALTMAP_BASE_PFN,
 	W_ALTMAP_RESERVE, W_ALTMAP_FREE, W_INIT_CALLS, W_POISONED,
 	W_POISON_BYTE, W_UNWRITTEN_PFN, W_TRACEPOINT_ON_AT_INIT, W_NID,
-	W_TAIL_MAPPING,
+	W_TAIL_MAPPING, W_OFF_KMSAN_SHADOW, W_OFF_KMSAN_ORIGIN,
 	W_COUNT
 };
 
@@ -203,6 +211,10 @@ static void mmd_header(u64 *w, const struct mmd_call *c, unsigned long start,
 #endif
 #ifdef LAST_CPUPID_NOT_IN_PAGE_FLAGS
 	w[W_OFF_LAST_CPUPID] = offsetof(struct page, _last_cpupid);
+#endif
+#ifdef CONFIG_KMSAN
+	w[W_OFF_KMSAN_SHADOW] = offsetof(struct page, kmsan_shadow);
+	w[W_OFF_KMSAN_ORIGIN] = offsetof(struct page, kmsan_origin);
 #endif
 	/* Folio fields, relative to the start of the tail page that holds them. */
 #define TAIL_OFF(field, n) (offsetof(struct folio, field) - (n) * sizeof(struct page))
