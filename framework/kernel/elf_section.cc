@@ -23,7 +23,9 @@ uint64_t load(std::string_view image, uint64_t at, size_t size, const std::strin
 
 std::optional<std::string> elf_section(std::string_view image, std::string_view name,
                                        const std::string& what) {
-  if (image.size() < 64 || image.substr(0, 4) != "\x7f" "ELF") {
+  if (image.size() < 64 || image.substr(0, 4) !=
+                               "\x7f"
+                               "ELF") {
     throw usage_error(what + ": not an ELF file");
   }
   if (image[4] != 2 || image[5] != 1) {

@@ -22,7 +22,10 @@ void put(std::string& image, size_t at, uint64_t value, size_t size) {
 // and .shstrtab, as a linker lays them out (data, names, then the table).
 std::string make_elf(const std::string& section, const std::string& bytes) {
   std::string image(64, '\0');
-  image.replace(0, 7, std::string("\x7f" "ELF\x02\x01\x01", 7));
+  image.replace(0, 7,
+                std::string("\x7f"
+                            "ELF\x02\x01\x01",
+                            7));
   put(image, 0x10, 1, 2);   // ET_REL
   put(image, 0x12, 62, 2);  // EM_X86_64
   put(image, 0x14, 1, 4);
@@ -77,8 +80,7 @@ TEST(ElfSection, ModuleSizeofPageReadsTheWord) {
     module_sizeof_page(tmp / "old.ko");
     FAIL() << "no section, no size";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("has no .kseries.sizeof_page section"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("has no .kseries.sizeof_page section"), std::string::npos)
         << e.what();
   }
   testing::put_file(tmp / "short.ko", make_elf(std::string(k_sizeof_page_section), "\x50"));
@@ -106,8 +108,7 @@ TEST(ElfSection, TheTargetsStructPageCheck) {
   KernelBuild kernel;
   EXPECT_EQ(check_struct_page(target, kernel), "");  // no struct-page: line, nothing read
   target.struct_page = 80;
-  EXPECT_NE(check_struct_page(target, kernel).find("there is no memmap dumper"),
-            std::string::npos);
+  EXPECT_NE(check_struct_page(target, kernel).find("there is no memmap dumper"), std::string::npos);
   kernel.module_errors["memmap-dump"] = "memmap_dump.c:1: error: boom";
   EXPECT_NE(check_struct_page(target, kernel).find("did not build: memmap_dump.c:1: error: boom"),
             std::string::npos);

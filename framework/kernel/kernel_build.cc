@@ -242,8 +242,9 @@ std::string check_struct_page(const Target& target, const KernelBuild& kernel) {
   }
   const auto ko = kernel.modules.find("memmap-dump");
   if (ko == kernel.modules.end()) {
-    return want + ", and there is no memmap dumper (testcases/memmap-dump) built against this "
-                  "kernel to read it from";
+    return want +
+           ", and there is no memmap dumper (testcases/memmap-dump) built against this "
+           "kernel to read it from";
   }
   uint64_t have = 0;
   try {
@@ -253,8 +254,8 @@ std::string check_struct_page(const Target& target, const KernelBuild& kernel) {
   }
   if (have != target.struct_page) {
     return "sizeof(struct page) is " + std::to_string(have) + " bytes in this kernel (" +
-           ko->second.filename().string() + "'s " + std::string(k_sizeof_page_section) + "): " +
-           want;
+           ko->second.filename().string() + "'s " + std::string(k_sizeof_page_section) +
+           "): " + want;
   }
   return "";
 }
@@ -322,8 +323,8 @@ StepResult with_struct_page_checked(const Target& target, StepResult result,
   }
   const std::string failure = check_struct_page(target, *result.kernel);
   if (failure.empty()) {
-    progress("sizeof(struct page) = " + std::to_string(target.struct_page) +
-             " bytes, as target " + target.name + " requires");
+    progress("sizeof(struct page) = " + std::to_string(target.struct_page) + " bytes, as target " +
+             target.name + " requires");
     return result;
   }
   // Not a kernel of this target: no caller may boot it (it stays in the

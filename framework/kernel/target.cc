@@ -124,11 +124,12 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     } else if (key == "struct-page") {
       // x86-64 6.12 has 64, 80 and 96; anything else that is a whole number
       // of 8-byte words in a plausible range is taken as asked.
-      const bool digits =
-          !value.empty() && value.size() <= 4 && value.find_first_not_of("0123456789") == std::string::npos;
+      const bool digits = !value.empty() && value.size() <= 4 &&
+                          value.find_first_not_of("0123456789") == std::string::npos;
       const std::uint64_t bytes = digits ? std::stoull(value) : 0;
       if (bytes < 32 || bytes > 512 || bytes % 8 != 0) {
-        throw usage_error(where + ": struct-page is sizeof(struct page) in bytes, a multiple of 8 " +
+        throw usage_error(where +
+                          ": struct-page is sizeof(struct page) in bytes, a multiple of 8 " +
                           "from 32 to 512 (64, 80, 96), not '" + value + "'");
       }
       target.struct_page = bytes;

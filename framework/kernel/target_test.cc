@@ -75,7 +75,8 @@ TEST(TargetTest, StructPageSizeIsParsedAndChecked) {
   put_file(tmp / "targets" / "big.target", "fragments: x\nstruct-page: 80\n");
   EXPECT_EQ(load_target(tmp.path(), "big").struct_page, 80U);
   for (const char* bad : {"81", "0", "8", "1024", "eighty", "80 bytes", "-80", "99999999999"}) {
-    put_file(tmp / "targets" / "bad.target", std::string("fragments: x\nstruct-page: ") + bad + "\n");
+    put_file(tmp / "targets" / "bad.target",
+             std::string("fragments: x\nstruct-page: ") + bad + "\n");
     const auto error = error_of(tmp.path(), "bad");
     EXPECT_NE(error.find("bad.target:2: struct-page is sizeof(struct page) in bytes"),
               std::string::npos)

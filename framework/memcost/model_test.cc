@@ -257,36 +257,36 @@ bool leaves(std::initializer_list<uint8_t> bytes) {
 // loop get no memory callback (a stale callback pointer after a plugin
 // reset aborts QEMU 7.2).
 TEST(MemcostX86, InstructionsWithoutMemoryCallbacks) {
-  EXPECT_TRUE(leaves({0xf4}));                    // hlt
-  EXPECT_TRUE(leaves({0xf3, 0x90}));              // pause
-  EXPECT_FALSE(leaves({0x90}));                   // nop
-  EXPECT_FALSE(leaves({0x66, 0x90}));             // xchg %ax,%ax
-  EXPECT_TRUE(leaves({0x0f, 0x01, 0xc9}));        // mwait
-  EXPECT_TRUE(leaves({0xcc}));                    // int3
-  EXPECT_TRUE(leaves({0xcd, 0x80}));              // int $0x80
-  EXPECT_TRUE(leaves({0x0f, 0x0b}));              // ud2
-  EXPECT_TRUE(leaves({0x0f, 0x32}));              // rdmsr
-  EXPECT_TRUE(leaves({0x0f, 0x30}));              // wrmsr
-  EXPECT_TRUE(leaves({0x0f, 0xa2}));              // cpuid
-  EXPECT_TRUE(leaves({0x0f, 0x05}));              // syscall
-  EXPECT_TRUE(leaves({0x48, 0x0f, 0x07}));        // sysretq
-  EXPECT_TRUE(leaves({0xee}));                    // out %al,(%dx)
-  EXPECT_TRUE(leaves({0x0f, 0x01, 0xf8}));        // swapgs
-  EXPECT_TRUE(leaves({0x9d}));                    // popf
-  EXPECT_TRUE(leaves({0x48, 0xcf}));              // iretq
-  EXPECT_TRUE(leaves({0x0f, 0x22, 0xd8}));        // mov %rax,%cr3
-  EXPECT_TRUE(leaves({0x48, 0x0f, 0xae, 0x27}));  // xsave64 (%rdi)
-  EXPECT_TRUE(leaves({0x0f, 0xae, 0xf8}));        // sfence
-  EXPECT_TRUE(leaves({0xff, 0x1f}));              // lcall *(%rdi)
-  EXPECT_TRUE(leaves({0x48, 0x0f, 0xc7, 0xf0}));  // rdrand %rax
-  EXPECT_FALSE(leaves({0x48, 0x0f, 0xc7, 0x0f})); // cmpxchg16b (%rdi)
-  EXPECT_FALSE(leaves({0xff, 0x17}));             // call *(%rdi)
-  EXPECT_FALSE(leaves({0x48, 0x89, 0x07}));       // mov %rax,(%rdi)
-  EXPECT_FALSE(leaves({0x48, 0x0f, 0xc3, 0x07})); // movnti %rax,(%rdi)
-  EXPECT_FALSE(leaves({0xe8, 0, 0, 0, 0}));       // call
-  EXPECT_FALSE(leaves({0xc3}));                   // ret
-  EXPECT_FALSE(leaves({0x9c}));                   // pushf
-  EXPECT_FALSE(leaves({0x0f}));                   // truncated
+  EXPECT_TRUE(leaves({0xf4}));                     // hlt
+  EXPECT_TRUE(leaves({0xf3, 0x90}));               // pause
+  EXPECT_FALSE(leaves({0x90}));                    // nop
+  EXPECT_FALSE(leaves({0x66, 0x90}));              // xchg %ax,%ax
+  EXPECT_TRUE(leaves({0x0f, 0x01, 0xc9}));         // mwait
+  EXPECT_TRUE(leaves({0xcc}));                     // int3
+  EXPECT_TRUE(leaves({0xcd, 0x80}));               // int $0x80
+  EXPECT_TRUE(leaves({0x0f, 0x0b}));               // ud2
+  EXPECT_TRUE(leaves({0x0f, 0x32}));               // rdmsr
+  EXPECT_TRUE(leaves({0x0f, 0x30}));               // wrmsr
+  EXPECT_TRUE(leaves({0x0f, 0xa2}));               // cpuid
+  EXPECT_TRUE(leaves({0x0f, 0x05}));               // syscall
+  EXPECT_TRUE(leaves({0x48, 0x0f, 0x07}));         // sysretq
+  EXPECT_TRUE(leaves({0xee}));                     // out %al,(%dx)
+  EXPECT_TRUE(leaves({0x0f, 0x01, 0xf8}));         // swapgs
+  EXPECT_TRUE(leaves({0x9d}));                     // popf
+  EXPECT_TRUE(leaves({0x48, 0xcf}));               // iretq
+  EXPECT_TRUE(leaves({0x0f, 0x22, 0xd8}));         // mov %rax,%cr3
+  EXPECT_TRUE(leaves({0x48, 0x0f, 0xae, 0x27}));   // xsave64 (%rdi)
+  EXPECT_TRUE(leaves({0x0f, 0xae, 0xf8}));         // sfence
+  EXPECT_TRUE(leaves({0xff, 0x1f}));               // lcall *(%rdi)
+  EXPECT_TRUE(leaves({0x48, 0x0f, 0xc7, 0xf0}));   // rdrand %rax
+  EXPECT_FALSE(leaves({0x48, 0x0f, 0xc7, 0x0f}));  // cmpxchg16b (%rdi)
+  EXPECT_FALSE(leaves({0xff, 0x17}));              // call *(%rdi)
+  EXPECT_FALSE(leaves({0x48, 0x89, 0x07}));        // mov %rax,(%rdi)
+  EXPECT_FALSE(leaves({0x48, 0x0f, 0xc3, 0x07}));  // movnti %rax,(%rdi)
+  EXPECT_FALSE(leaves({0xe8, 0, 0, 0, 0}));        // call
+  EXPECT_FALSE(leaves({0xc3}));                    // ret
+  EXPECT_FALSE(leaves({0x9c}));                    // pushf
+  EXPECT_FALSE(leaves({0x0f}));                    // truncated
 }
 
 }  // namespace

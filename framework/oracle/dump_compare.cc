@@ -16,12 +16,12 @@ namespace {
 // (memcg_data, _last_cpupid, the KMSAN pointers) are among them: two dumps
 // of 80- or 96-byte struct pages compare only if those bytes mean the same.
 constexpr Word k_layout_words[] = {
-    Word::k_sizeof_page,       Word::k_off_flags,          Word::k_off_compound_head,
-    Word::k_off_mapcount,      Word::k_off_refcount,       Word::k_off_pgmap,
-    Word::k_off_memcg_data,    Word::k_off_virtual,        Word::k_off_last_cpupid,
-    Word::k_off_kmsan_shadow,  Word::k_off_kmsan_origin,   Word::k_off_flags_1,
+    Word::k_sizeof_page,        Word::k_off_flags,         Word::k_off_compound_head,
+    Word::k_off_mapcount,       Word::k_off_refcount,      Word::k_off_pgmap,
+    Word::k_off_memcg_data,     Word::k_off_virtual,       Word::k_off_last_cpupid,
+    Word::k_off_kmsan_shadow,   Word::k_off_kmsan_origin,  Word::k_off_flags_1,
     Word::k_off_folio_nr_pages, Word::k_off_deferred_list, Word::k_vmemmap_shift,
-    Word::k_init_start_pfn,    Word::k_init_end_pfn,       Word::k_pgmap_type,
+    Word::k_init_start_pfn,     Word::k_init_end_pfn,      Word::k_pgmap_type,
 };
 
 std::string position_text(const PagePosition& pos) {

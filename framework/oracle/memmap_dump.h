@@ -83,7 +83,7 @@ enum class Word : int {
   // absent in older dumps and in kernels without KMSAN).
   k_off_kmsan_shadow,
   k_off_kmsan_origin,
-  k_count          // number of words this reader knows
+  k_count  // number of words this reader knows
 };
 // Dumps written before a word was appended have fewer words: those read as
 // k_absent. Every version-1 dump has at least these.

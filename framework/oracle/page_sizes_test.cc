@@ -260,8 +260,8 @@ TEST(OraclePageSizes, SixteenUnwrittenBytesOfStaleStateDifferEvenInPadding) {
 TEST(OraclePageSizes, ShortCopiesOfA96BytePageNameEveryFieldLeftOut) {
   const MemmapDump slow = make_synthetic_dump(both96());
   EXPECT_EQ(group_fields(compare_dumps(slow, with_short_copies(slow, 64, '\xc3'))),
-            (std::vector<std::string>{"_last_cpupid", "kmsan_origin", "kmsan_shadow",
-                                      "padding+68", "padding+88"}));
+            (std::vector<std::string>{"_last_cpupid", "kmsan_origin", "kmsan_shadow", "padding+68",
+                                      "padding+88"}));
 }
 
 TEST(OraclePageSizes, EquivalenceVerdictAt80Bytes) {
@@ -299,12 +299,11 @@ TEST(OraclePageSizes, EquivalenceVerdictAt80Bytes) {
 TEST(OraclePageSizes, DumpsOfDifferentLayoutsAreNotComparable) {
   const Comparison size = compare_dumps(make_synthetic_dump({}), make_synthetic_dump(cpupid80()));
   ASSERT_FALSE(size.incompatible.empty());
-  EXPECT_NE(size.incompatible[0].find("sizeof_page: expected 0x40, actual 0x50"),
-            std::string::npos)
+  EXPECT_NE(size.incompatible[0].find("sizeof_page: expected 0x40, actual 0x50"), std::string::npos)
       << size.incompatible[0];
   // Same size, other fields: KMSAN's 80 bytes against MEMCG + _last_cpupid's.
-  const Comparison other = compare_dumps(make_synthetic_dump(kmsan80()),
-                                         make_synthetic_dump(cpupid80()));
+  const Comparison other =
+      compare_dumps(make_synthetic_dump(kmsan80()), make_synthetic_dump(cpupid80()));
   std::string all;
   for (const std::string& line : other.incompatible) {
     all += line + "\n";

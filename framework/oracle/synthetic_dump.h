@@ -22,7 +22,7 @@ struct SyntheticSpec {
   bool poisoned = true;       // the module poisoned the range before the init
   bool section_in_page_flags = false;
   bool want_page_virtual = false;  // adds `virtual` (in the 8 bytes after _refcount without MEMCG)
-  bool memcg = false;               // CONFIG_MEMCG: memcg_data at 0x38
+  bool memcg = false;              // CONFIG_MEMCG: memcg_data at 0x38
   // LAST_CPUPID_NOT_IN_PAGE_FLAGS: an int _last_cpupid (with memcg: 80 bytes,
   // 12 of them padding after it), set to k_synthetic_last_cpupid by the init.
   bool last_cpupid = false;
