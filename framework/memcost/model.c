@@ -13,11 +13,8 @@ static int level_init(mc_level* level, const mc_level_config* config) {
   }
   level->ways = config->ways;
   level->sets = (uint32_t)(lines / config->ways);
-  size_t n = (size_t)level->sets * level->ways;
-  level->tag = calloc(n, sizeof *level->tag);
-  level->stamp = calloc(n, sizeof *level->stamp);
-  level->dirty = calloc(n, 1);
-  return level->tag && level->stamp && level->dirty ? 0 : -1;
+  level->way = calloc((size_t)level->sets * level->ways, sizeof *level->way);
+  return level->way ? 0 : -1;
 }
 
 int mc_model_init(mc_model* model, const mc_config* config) {
@@ -38,76 +35,111 @@ int mc_model_init(mc_model* model, const mc_config* config) {
 
 void mc_model_free(mc_model* model) {
   for (int i = 0; i < MC_MAX_LEVELS; i++) {
-    free(model->level[i].tag);
-    free(model->level[i].stamp);
-    free(model->level[i].dirty);
+    free(model->level[i].way);
   }
   memset(model->level, 0, sizeof model->level);
   model->levels = 0;
 }
 
-/* The slot of LINE in LEVEL, or -1. */
-static long find(const mc_level* level, uint64_t line) {
-  size_t base = (size_t)(line % level->sets) * level->ways;
+/* The first way of LINE's set in LEVEL. */
+static mc_way* set_of(const mc_level* level, uint64_t line) {
+  return &level->way[(size_t)(line % level->sets) * level->ways];
+}
+
+/* LINE's way in LEVEL, or NULL. */
+static mc_way* find(const mc_level* level, uint64_t line) {
+  mc_way* set = set_of(level, line);
   for (uint32_t w = 0; w < level->ways; w++) {
-    if (level->tag[base + w] == line + 1) {
-      return (long)(base + w);
+    if (set[w].tag == line + 1) {
+      return &set[w];
     }
   }
-  return -1;
+  return NULL;
+}
+
+/* The way a fill of SET replaces: the first invalid one, else the least
+ * recently used (the first of equals). */
+static mc_way* victim_of(mc_way* set, uint32_t ways) {
+  mc_way* victim = set;
+  for (uint32_t w = 0; w < ways; w++) {
+    if (set[w].tag == 0) {
+      return &set[w];
+    }
+    if (set[w].stamp < victim->stamp) {
+      victim = &set[w];
+    }
+  }
+  return victim;
+}
+
+/* One pass over LINE's set: its way, or NULL and *victim the way a fill
+ * would replace (what find() then victim_of() would give). */
+static mc_way* probe(const mc_level* level, uint64_t line, mc_way** victim) {
+  mc_way* set = set_of(level, line);
+  mc_way *lru = set, *invalid = NULL;
+  for (uint32_t w = 0; w < level->ways; w++) {
+    uint64_t tag = set[w].tag;
+    if (tag == line + 1) {
+      return &set[w];
+    }
+    if (tag == 0) {
+      if (!invalid) {
+        invalid = &set[w];
+      }
+    } else if (!invalid && set[w].stamp < lru->stamp) {
+      lru = &set[w];
+    }
+  }
+  /* victim_of() stops at the first invalid way; before it, set[0] may be
+   * valid with the least stamp, which lru tracked the same way. */
+  *victim = invalid ? invalid : lru;
+  return NULL;
 }
 
 /* Removes LINE from every level above LLC index K (inclusion: the LLC
- * evicted it); returns whether any copy was dirty. */
-static int back_invalidate(mc_model* model, int k, uint64_t line) {
-  int dirty = 0;
+ * evicted it); *dirty tells whether any copy was dirty. Returns whether
+ * any level held it. */
+static int back_invalidate(mc_model* model, int k, uint64_t line, int* dirty) {
+  int held = 0;
   for (int i = 0; i < k; i++) {
-    long slot = find(&model->level[i], line);
-    if (slot >= 0) {
-      dirty |= model->level[i].dirty[slot];
-      model->level[i].tag[slot] = 0;
-      model->level[i].dirty[slot] = 0;
+    mc_way* way = find(&model->level[i], line);
+    if (way) {
+      *dirty |= way->dirty;
+      way->tag = 0;
+      way->dirty = 0;
+      held = 1;
     }
   }
-  return dirty;
+  return held;
 }
 
-/* Puts LINE into level K (absent there), evicting its set's LRU line. */
-static long fill(mc_model* model, int k, uint64_t line) {
-  mc_level* level = &model->level[k];
-  size_t base = (size_t)(line % level->sets) * level->ways;
-  size_t victim = base;
-  for (uint32_t w = 0; w < level->ways; w++) {
-    if (level->tag[base + w] == 0) {
-      victim = base + w;
-      break;
-    }
-    if (level->stamp[base + w] < level->stamp[victim]) {
-      victim = base + w;
-    }
-  }
-  if (level->tag[victim] != 0) {
-    uint64_t old = level->tag[victim] - 1;
-    int dirty = level->dirty[victim];
+/* Puts LINE into level K in place of VICTIM (its set's victim_of()).
+ * Returns whether the fill invalidated lines of the levels above (an LLC
+ * eviction under inclusion), which changes their victims. */
+static int fill(mc_model* model, int k, uint64_t line, mc_way* victim) {
+  int invalidated = 0;
+  if (victim->tag != 0) {
+    uint64_t old = victim->tag - 1;
+    int dirty = victim->dirty;
     if (k == model->levels - 1) {
-      dirty |= back_invalidate(model, k, old);
+      invalidated = back_invalidate(model, k, old, &dirty);
       if (dirty) {
         model->count.dram_write += MC_LINE;
       }
     } else if (dirty) {
       /* Inclusion: the next level holds the line; it becomes dirty there. */
-      long below = find(&model->level[k + 1], old);
-      if (below >= 0) {
-        model->level[k + 1].dirty[below] = 1;
+      mc_way* below = find(&model->level[k + 1], old);
+      if (below) {
+        below->dirty = 1;
       } else {
         model->count.dram_write += MC_LINE;
       }
     }
   }
-  level->tag[victim] = line + 1;
-  level->dirty[victim] = 0;
-  level->stamp[victim] = ++model->clock;
-  return (long)victim;
+  victim->tag = line + 1;
+  victim->dirty = 0;
+  victim->stamp = ++model->clock;
+  return invalidated;
 }
 
 /* A WC buffer holding LINE is written out before an ordinary access to it
@@ -126,9 +158,13 @@ static void wc_write_out(mc_model* model, mc_wc* wc) {
   model->count.dram_write += MC_LINE;
   wc->line = 0;
   wc->mask = 0;
+  model->wc_live--;
 }
 
 static void wc_evict_line(mc_model* model, uint64_t line) {
+  if (model->wc_live == 0) {
+    return; /* the common case of ordinary accesses: no buffer to look at */
+  }
   for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
     if (model->wc[i].line == line + 1) {
       wc_write_out(model, &model->wc[i]);
@@ -138,56 +174,56 @@ static void wc_evict_line(mc_model* model, uint64_t line) {
 
 static void access_line(mc_model* model, uint64_t line, int is_store) {
   wc_evict_line(model, line);
-  int hit = -1;
-  long slot = -1, l1_slot = -1;
+  int hit = model->levels;
+  mc_way* victim[MC_MAX_LEVELS] = {0};
+  mc_way* way = NULL;
   for (int k = 0; k < model->levels; k++) {
-    slot = find(&model->level[k], line);
-    if (slot >= 0) {
+    way = probe(&model->level[k], line, &victim[k]);
+    if (way) {
       hit = k;
       break;
     }
     model->count.misses[k]++;
   }
-  if (hit < 0) {
+  if (hit == model->levels) {
     model->count.dram_read += MC_LINE; /* a load, or a store's read-for-ownership */
-    hit = model->levels;
   } else {
     model->count.hits[hit]++;
-    model->level[hit].stamp[slot] = ++model->clock;
-    if (hit == 0) {
-      l1_slot = slot;
-    }
+    way->stamp = ++model->clock;
   }
   /* Fill the levels above the hit, the LLC first (inclusion). */
+  int stale = 0;
   for (int k = hit - 1; k >= 0; k--) {
-    slot = fill(model, k, line);
-  }
-  if (hit > 0) {
-    l1_slot = slot; /* the last fill was the L1D's */
+    mc_level* level = &model->level[k];
+    if (stale) {
+      /* An LLC eviction took lines out of this level: its victim anew. */
+      victim[k] = victim_of(set_of(level, line), level->ways);
+    }
+    stale |= fill(model, k, line, victim[k]);
+    way = victim[k];
   }
   if (is_store) {
-    model->level[0].dirty[l1_slot] = 1;
+    way->dirty = 1; /* the L1D's way: the hit there, or the last fill */
   }
   model->mru_line[model->mru_next] = line + 1;
-  model->mru_slot[model->mru_next] = (uint32_t)l1_slot;
+  model->mru_way[model->mru_next] = way;
   model->mru_next = (model->mru_next + 1) % 4;
 }
 
-/* An access to a line of the MRU still in its L1D slot: the hit the full
+/* An access to a line of the MRU still in its L1D way: the hit the full
  * lookup would find, counted alike. */
 static int access_recent(mc_model* model, uint64_t line, int is_store) {
   for (int i = 0; i < 4; i++) {
     if (model->mru_line[i] == line + 1) {
-      mc_level* l1 = &model->level[0];
-      uint32_t slot = model->mru_slot[i];
-      if (l1->tag[slot] != line + 1) {
+      mc_way* way = model->mru_way[i];
+      if (way->tag != line + 1) {
         model->mru_line[i] = 0;
         return 0;
       }
       model->count.hits[0]++;
-      l1->stamp[slot] = ++model->clock;
+      way->stamp = ++model->clock;
       if (is_store) {
-        l1->dirty[slot] = 1;
+        way->dirty = 1;
       }
       return 1;
     }
@@ -218,12 +254,12 @@ void mc_store(mc_model* model, uint64_t addr, unsigned size) {
 static void drop_line(mc_model* model, uint64_t line, int invalidate) {
   int dirty = 0;
   for (int k = 0; k < model->levels; k++) {
-    long slot = find(&model->level[k], line);
-    if (slot >= 0) {
-      dirty |= model->level[k].dirty[slot];
-      model->level[k].dirty[slot] = 0;
+    mc_way* way = find(&model->level[k], line);
+    if (way) {
+      dirty |= way->dirty;
+      way->dirty = 0;
       if (invalidate) {
-        model->level[k].tag[slot] = 0;
+        way->tag = 0;
       }
     }
   }
@@ -254,7 +290,18 @@ static mc_wc* wc_for(mc_model* model, uint64_t line) {
   free_slot->line = line + 1;
   free_slot->mask = 0;
   free_slot->stamp = ++model->clock;
+  model->wc_live++;
   return free_slot;
+}
+
+/* The WC buffer that holds LINE, or NULL. */
+static mc_wc* wc_holding(mc_model* model, uint64_t line) {
+  for (uint32_t i = 0; i < model->config.wc_buffers; i++) {
+    if (model->wc[i].line == line + 1) {
+      return &model->wc[i];
+    }
+  }
+  return NULL;
 }
 
 void mc_store_nt(mc_model* model, uint64_t addr, unsigned size) {
@@ -263,8 +310,14 @@ void mc_store_nt(mc_model* model, uint64_t addr, unsigned size) {
     uint64_t line = line_of(addr);
     unsigned offset = (unsigned)(addr % MC_LINE);
     unsigned part = size < MC_LINE - offset ? size : MC_LINE - offset;
-    drop_line(model, line, 1);
-    mc_wc* wc = wc_for(model, line);
+    /* A line in a WC buffer is in no cache (its buffer was taken after the
+     * line was dropped, and an ordinary access writes the buffer out before
+     * filling the line): only a line without one is looked up. */
+    mc_wc* wc = wc_holding(model, line);
+    if (!wc) {
+      drop_line(model, line, 1);
+      wc = wc_for(model, line);
+    }
     uint64_t bits = part >= 64 ? ~0ull : (((1ull << part) - 1) << offset);
     wc->mask |= bits;
     if (wc->mask == ~0ull) {
@@ -292,10 +345,13 @@ void mc_invalidate(mc_model* model) {
   for (int k = 0; k < model->levels; k++) {
     mc_level* level = &model->level[k];
     size_t n = (size_t)level->sets * level->ways;
-    memset(level->tag, 0, n * sizeof *level->tag);
-    memset(level->dirty, 0, n);
+    for (size_t i = 0; i < n; i++) {
+      level->way[i].tag = 0;
+      level->way[i].dirty = 0;
+    }
   }
   memset(model->wc, 0, sizeof model->wc);
+  model->wc_live = 0;
 }
 
 void mc_settle(mc_model* model) {
@@ -306,13 +362,13 @@ void mc_settle(mc_model* model) {
     mc_level* level = &model->level[k];
     size_t n = (size_t)level->sets * level->ways;
     for (size_t i = 0; i < n; i++) {
-      if (level->dirty[i]) {
+      if (level->way[i].dirty) {
         /* One write per line: clean it in every level holding it. */
-        uint64_t line = level->tag[i] - 1;
+        uint64_t line = level->way[i].tag - 1;
         for (int j = k; j < model->levels; j++) {
-          long slot = find(&model->level[j], line);
-          if (slot >= 0) {
-            model->level[j].dirty[slot] = 0;
+          mc_way* way = find(&model->level[j], line);
+          if (way) {
+            way->dirty = 0;
           }
         }
         model->count.dram_write += MC_LINE;

@@ -41,11 +41,16 @@ typedef struct mc_counters {
   uint64_t fences, flushes;       /* drains seen, clflush/clwb lines */
 } mc_counters;
 
+/* One way of a set: what a lookup reads together, side by side. */
+typedef struct mc_way {
+  uint64_t tag;   /* line address + 1; 0 = invalid */
+  uint64_t stamp; /* LRU: last use */
+  uint8_t dirty;
+} mc_way;
+
 typedef struct mc_level {
   uint32_t sets, ways;
-  uint64_t* tag;   /* line address + 1; 0 = invalid */
-  uint64_t* stamp; /* LRU: last use */
-  uint8_t* dirty;
+  mc_way* way; /* sets * ways, set by set */
 } mc_level;
 
 typedef struct mc_wc {
@@ -59,15 +64,16 @@ typedef struct mc_model {
   int levels;
   mc_level level[MC_MAX_LEVELS];
   mc_wc wc[MC_MAX_WC];
+  uint32_t wc_live; /* buffers holding a line */
   uint64_t clock;
   mc_counters count;
-  /* The L1D slots of the lines accessed last (line + 1; 0 = none): an
+  /* The L1D ways of the lines accessed last (line + 1; 0 = none): an
    * access to one of them whose slot still holds it is an L1D hit, counted
    * as the full lookup would count it (a line in the L1D is never in a
    * write-combining buffer: a non-temporal store drops it from the caches,
    * an ordinary access writes the buffer out before filling it). */
   uint64_t mru_line[4];
-  uint32_t mru_slot[4];
+  mc_way* mru_way[4];
   uint32_t mru_next;
 } mc_model;
 

@@ -289,4 +289,149 @@ TEST(MemcostX86, InstructionsWithoutMemoryCallbacks) {
   EXPECT_FALSE(leaves({0x0f}));                    // truncated
 }
 
+// The model's counts on a pseudo-random mix of every operation (streams,
+// a hot set, random lines, non-temporal streams, fences, flushes, settles),
+// pinned to what the model gave before its lookups were made faster
+// (2026-12-02: one pass per set, the victim found in the same pass, the
+// WC buffers skipped when empty). A faster model must count the same.
+struct Golden {
+  mc_config config;
+  uint64_t loads, stores, nt, hits[3], misses[3], dram_read, dram_write, wc_full, wc_partial;
+};
+
+mc_counters mixed_stream(const mc_config& config, long n) {
+  mc_model m{};
+  EXPECT_EQ(mc_model_init(&m, &config), 0);
+  uint64_t rng = 88172645463325252ull;
+  auto next = [&rng] {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  uint64_t stream = 0x100000000ull, nt_stream = 0x200000000ull;
+  const uint64_t hot = 0x2000000ull;
+  for (long i = 0; i < n; i++) {
+    const int op = static_cast<int>(next() % 100);
+    uint64_t a;
+    if (op < 40) {
+      a = stream;
+      stream += 8;
+    } else if (op < 60) {
+      a = hot + (next() % 4096) * 8;
+    } else if (op < 75) {
+      a = 0x40000000ull + (next() % (1 << 24));
+    } else {
+      a = stream - (next() % 512);
+    }
+    const unsigned size = 1u << (next() % 5);
+    const int kind = static_cast<int>(next() % 100);
+    if (kind < 50) {
+      mc_store(&m, a, size);
+    } else if (kind < 85) {
+      mc_load(&m, a, size);
+    } else if (kind < 91) {
+      mc_store_nt(&m, a & ~7ull, 8);
+    } else if (kind < 97) {
+      mc_store_nt(&m, nt_stream, 8);
+      nt_stream += 8;
+    } else if (kind < 98) {
+      mc_fence(&m);
+    } else if (kind < 99) {
+      mc_flush_line(&m, a, static_cast<int>(next() % 2));
+    } else if (next() % 1000 == 0) {
+      mc_settle(&m);
+      mc_invalidate(&m);
+    }
+  }
+  mc_settle(&m);
+  const mc_counters count = m.count;
+  mc_model_free(&m);
+  return count;
+}
+
+TEST(MemcostModel, MixedStreamKeepsItsCounts) {
+  const Golden golden[] = {
+      {{{{49152, 12}, {1310720, 20}, {62914560, 12}}, 12},  // icelake-sp
+       700353,
+       999534,
+       240061,
+       {1184948, 130946, 4442},
+       {595837, 464891, 460449},
+       38495232,
+       31568832,
+       5075,
+       141039},
+      {{{{768, 12}, {25600, 20}, {1257472, 12}}, 12},  // scaled to a 2 GiB namespace
+       700353,
+       999534,
+       240061,
+       {817209, 287408, 210932},
+       {963576, 676168, 465236},
+       38801600,
+       31676224,
+       5075,
+       141039},
+      {{{{256, 2}, {1024, 4}, {4096, 8}}, 4},  // tiny: every eviction path
+       700353,
+       999534,
+       240061,
+       {580668, 286945, 136990},
+       {1200117, 913172, 776182},
+       59149120,
+       43147584,
+       2906,
+       148023},
+      {{{{192, 3}, {1920, 5}, {7680, 3}}, 2},  // odd ways and sets
+       700353,
+       999534,
+       240061,
+       {533092, 423567, 62972},
+       {1247693, 824126, 761154},
+       59267200,
+       43680896,
+       662,
+       164896},
+  };
+  for (const auto& g : golden) {
+    const mc_counters c = mixed_stream(g.config, 2000000);
+    SCOPED_TRACE("L1 " + std::to_string(g.config.level[0].size));
+    EXPECT_EQ(c.loads, g.loads);
+    EXPECT_EQ(c.stores, g.stores);
+    EXPECT_EQ(c.nt_stores, g.nt);
+    for (int k = 0; k < 3; k++) {
+      EXPECT_EQ(c.hits[k], g.hits[k]) << "level " << k;
+      EXPECT_EQ(c.misses[k], g.misses[k]) << "level " << k;
+    }
+    EXPECT_EQ(c.dram_read, g.dram_read);
+    EXPECT_EQ(c.dram_write, g.dram_write);
+    EXPECT_EQ(c.wc_full, g.wc_full);
+    EXPECT_EQ(c.wc_partial, g.wc_partial);
+  }
+}
+
+bool retranslates(std::initializer_list<uint8_t> bytes) {
+  std::vector<uint8_t> v(bytes);
+  return mc_x86_changes_translation(v.data(), v.size()) != 0;
+}
+
+// What ends the plugin's cached translations: the instructions that end a
+// TLB's, and nothing that runs in the copy loops.
+TEST(MemcostX86, InstructionsThatChangeTranslations) {
+  EXPECT_TRUE(retranslates({0x0f, 0x22, 0xd8}));              // mov %rax,%cr3
+  EXPECT_TRUE(retranslates({0x0f, 0x22, 0xe7}));              // mov %rdi,%cr4
+  EXPECT_TRUE(retranslates({0x0f, 0x22, 0xc0}));              // mov %rax,%cr0
+  EXPECT_TRUE(retranslates({0x0f, 0x01, 0x38}));              // invlpg (%rax)
+  EXPECT_TRUE(retranslates({0x0f, 0x01, 0x7f, 0x10}));        // invlpg 0x10(%rdi)
+  EXPECT_TRUE(retranslates({0x66, 0x0f, 0x38, 0x82, 0x07}));  // invpcid (%rdi),%rax
+  EXPECT_FALSE(retranslates({0x0f, 0x38, 0x82, 0x07}));       // no 66: not invpcid
+  EXPECT_FALSE(retranslates({0x0f, 0x20, 0xd8}));             // mov %cr3,%rax (a read)
+  EXPECT_FALSE(retranslates({0x0f, 0x01, 0xf8}));             // swapgs
+  EXPECT_FALSE(retranslates({0x0f, 0x01, 0xf9}));             // rdtscp
+  EXPECT_FALSE(retranslates({0x48, 0x0f, 0xc3, 0x07}));       // movnti %rax,(%rdi)
+  EXPECT_FALSE(retranslates({0x48, 0x89, 0x07}));             // mov %rax,(%rdi)
+  EXPECT_FALSE(retranslates({0x0f}));                         // truncated
+  EXPECT_FALSE(retranslates({0x0f, 0x01}));                   // truncated
+}
+
 }  // namespace

@@ -21,6 +21,9 @@
  *   model=NAME:L1:W1:L2:W2:LLC:WLLC:WC   a hierarchy (bytes, ways, WC buffers);
  *                      up to 4, all fed the same accesses (a sweep in one boot)
  *   order=on|off       the ordering tracker (default on)
+ *   xlat=on|off        keep looked-up translations until the guest can have
+ *                      changed them (default on; off: QEMU's lookup for
+ *                      every access, the same records, slower)
  *   nt=on|off          off: non-temporal stores modelled as ordinary stores
  *                      (a control: what the series would cost without them)
  *   cover=FILE         a mode of its own (memcost/cover.c): the executed kernel
@@ -63,7 +66,20 @@ typedef struct insn_info {
   uint8_t kind;   /* mc_insn_kind */
   uint8_t stack;  /* MC_STACK_STORE / MC_STACK_LOAD / 0 */
   uint8_t no_mem; /* mc_x86_no_mem_callback(): no memory callback */
+  uint8_t retranslates; /* mc_x86_changes_translation() */
 } insn_info;
+
+/* The physical pages of the virtual ones a vCPU costed last (QEMU's own
+ * lookup, qemu_plugin_get_hwaddr(), was a tenth of a memory boot's time):
+ * kept until the vCPU runs an instruction that can change a translation
+ * (mov to cr0/cr3/cr4, invlpg, invpcid) or a window opens, the events on
+ * which a TLB's entries end. Only RAM is kept. xlat=off looks up every
+ * access (the records are the same; tests/memcost_xlat_same.sh). */
+#define XLAT_ENTRIES 256
+typedef struct xlat_entry {
+  uint64_t vpage; /* virtual page + 1; 0 = empty */
+  uint64_t ppage;
+} xlat_entry;
 
 /* Per vCPU: which stack (task) it runs, and its interrupt nesting. */
 typedef struct vcpu_state {
@@ -71,6 +87,7 @@ typedef struct vcpu_state {
   uint64_t irq_stack; /* the stack an interrupt came in on, restored by its iret */
   int irq_depth;
   mc_counters irq_start[MAX_MODELS];
+  xlat_entry xlat[XLAT_ENTRIES];
 } vcpu_state;
 
 /* The window: one call of the function, followed across vCPUs by its stack
@@ -102,6 +119,7 @@ static vcpu_state vcpus[MAX_VCPUS];
 static window_state win;
 static FILE* out;
 static int order_on = 1;
+static int xlat_on = 1; /* xlat=off: every access looked up in QEMU */
 static int nt_on = 1; /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
 static uint64_t windows_seen;
 static qemu_plugin_id_t plugin_id;
@@ -143,6 +161,9 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
   }
   for (int m = 0; m < n_models; m++) {
     mc_invalidate(&models[m]); /* cold: the windows are independent of each other */
+  }
+  for (unsigned i = 0; i < MAX_VCPUS; i++) {
+    memset(vcpus[i].xlat, 0, sizeof vcpus[i].xlat);
   }
   snapshot(win.start);
   if (order_on) {
@@ -297,32 +318,42 @@ static void on_fence(unsigned int vcpu, void* udata) {
   }
 }
 
-static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
-  vcpu_state* v = state(vcpu);
-  if (!v) {
-    return;
-  }
-  const insn_info* insn = udata;
-  int store = qemu_plugin_mem_is_store(info);
-  if (insn->stack && (insn->stack == MC_STACK_STORE) == (store != 0) &&
-      (1u << qemu_plugin_mem_size_shift(info)) == stack_word) {
-    uint64_t stack = vaddr & stack_mask;
-    if (win.open && v->stack == win.stack && stack != win.stack && !v->irq_depth) {
-      win.switches++; /* the window's task leaves this vCPU (or switches stacks) */
-    }
-    v->stack = stack;
-    if (insn->kind == MC_INSN_CALL_REL && !win.open) {
-      window_start(v, vcpu, insn); /* the call's push of its return address */
-    }
-  }
-  if (!costed(v) || v->irq_depth) {
-    return; /* an interrupt's accesses are not modelled: its instructions are counted apart */
+/* VADDR's physical address, for RAM; 0 for I/O (not modelled). */
+static int physical(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr, uint64_t* pa) {
+  uint64_t vpage = vaddr >> 12;
+  xlat_entry* e = &v->xlat[vpage % XLAT_ENTRIES];
+  if (e->vpage == vpage + 1) {
+    *pa = e->ppage << 12 | (vaddr & 0xfff);
+    return 1;
   }
   struct qemu_plugin_hwaddr* hw = qemu_plugin_get_hwaddr(info, vaddr);
   if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+    return 0;
+  }
+  *pa = qemu_plugin_hwaddr_phys_addr(hw);
+  if (xlat_on) {
+    e->vpage = vpage + 1;
+    e->ppage = *pa >> 12;
+  }
+  return 1;
+}
+
+/* An instruction that can change translations ran on this vCPU. */
+static void on_retranslate(unsigned int vcpu, void* udata) {
+  (void)udata;
+  vcpu_state* v = state(vcpu);
+  if (v) {
+    memset(v->xlat, 0, sizeof v->xlat);
+  }
+}
+
+/* An access of a costed instruction: into every model and the ordering. */
+static void cost(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                 const insn_info* insn, int store) {
+  uint64_t pa;
+  if (!physical(v, info, vaddr, &pa)) {
     return;
   }
-  uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
   unsigned size = 1u << qemu_plugin_mem_size_shift(info);
   int nt = nt_on && store && insn->kind == MC_INSN_NT_STORE;
   for (int m = 0; m < n_models; m++) {
@@ -334,12 +365,52 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
       mc_load(&models[m], pa, size);
     }
   }
-  if (order_on && win.order_ready && !v->irq_depth) {
+  if (order_on && win.order_ready) {
     if (nt) {
       mc_order_nt_store(&win.order, pa, vaddr, insn->pc);
     } else {
       mc_order_access(&win.order, pa, vaddr, insn->pc, store);
     }
+  }
+}
+
+/* The accesses of an instruction that does not touch the stack: outside a
+ * window (most of a boot) it returns before reading anything but the
+ * window's state. */
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
+  if (!win.open) {
+    return;
+  }
+  vcpu_state* v = state(vcpu);
+  if (!v || !costed(v) || v->irq_depth) {
+    return; /* an interrupt's accesses are not modelled: its instructions are counted apart */
+  }
+  cost(v, info, vaddr, udata, qemu_plugin_mem_is_store(info));
+}
+
+/* The accesses of a push, pop, call or return: which stack, and so which
+ * task, the vCPU runs; a call of the function opens a window. */
+static void on_mem_stack(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                         void* udata) {
+  vcpu_state* v = state(vcpu);
+  if (!v) {
+    return;
+  }
+  const insn_info* insn = udata;
+  int store = qemu_plugin_mem_is_store(info);
+  if ((insn->stack == MC_STACK_STORE) == (store != 0) &&
+      (1u << qemu_plugin_mem_size_shift(info)) == stack_word) {
+    uint64_t stack = vaddr & stack_mask;
+    if (win.open && v->stack == win.stack && stack != win.stack && !v->irq_depth) {
+      win.switches++; /* the window's task leaves this vCPU (or switches stacks) */
+    }
+    v->stack = stack;
+    if (insn->kind == MC_INSN_CALL_REL && !win.open) {
+      window_start(v, vcpu, insn); /* the call's push of its return address */
+    }
+  }
+  if (costed(v) && !v->irq_depth) {
+    cost(v, info, vaddr, insn, store);
   }
 }
 
@@ -370,6 +441,8 @@ static insn_info* info_for(struct qemu_plugin_insn* insn) {
   uint64_t target = 0;
   info->kind = (uint8_t)mc_classify_x86(qemu_plugin_insn_data(insn), len, pc, &target);
   info->stack = (uint8_t)mc_x86_is_stack_op(qemu_plugin_insn_data(insn), len);
+  info->retranslates =
+      (uint8_t)mc_x86_changes_translation(qemu_plugin_insn_data(insn), len);
   info->no_mem = !instrument_always &&
                  mc_x86_no_mem_callback(qemu_plugin_insn_data(insn), len);
   if (info->kind == MC_INSN_CALL_REL) {
@@ -393,7 +466,7 @@ static void tb_trans_calls(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     insn_info* info = info_for(insn);
     if (info->kind == MC_INSN_CALL_REL) {
-      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W,
+      qemu_plugin_register_vcpu_mem_cb(insn, on_mem_stack, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W,
                                        info);
     }
   }
@@ -419,6 +492,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     if (g_hash_table_contains(irq_entries, &info->pc)) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_irq_entry, QEMU_PLUGIN_CB_NO_REGS, info);
     }
+    if (info->retranslates) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_retranslate, QEMU_PLUGIN_CB_NO_REGS, info);
+    }
     switch (info->kind) {
       case MC_INSN_FENCE:
         qemu_plugin_register_vcpu_insn_exec_cb(insn, on_fence, QEMU_PLUGIN_CB_NO_REGS, info);
@@ -434,8 +510,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
         break;
     }
     if (!info->no_mem) {
-      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                       info);
+      qemu_plugin_register_vcpu_mem_cb(insn, info->stack ? on_mem_stack : on_mem,
+                                       QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, info);
     }
   }
 }
@@ -570,6 +646,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         return fail("instrument= must be windows or always", a + 11);
       }
       instrument_always = strcmp(a + 11, "always") == 0;
+    } else if (g_str_has_prefix(a, "xlat=")) {
+      xlat_on = strcmp(a + 5, "off") != 0;
     } else if (g_str_has_prefix(a, "order=")) {
       order_on = strcmp(a + 6, "off") != 0;
     } else {

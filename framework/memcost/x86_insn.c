@@ -201,3 +201,32 @@ int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len) {
       return 0;
   }
 }
+
+int mc_x86_changes_translation(const uint8_t* bytes, size_t len) {
+  size_t i = 0;
+  int opsize66 = 0;
+  while (i < len && (bytes[i] == 0x66 || bytes[i] == 0xF2 || bytes[i] == 0xF3 || bytes[i] == 0x2E ||
+                     bytes[i] == 0x3E || bytes[i] == 0x26 || bytes[i] == 0x36 || bytes[i] == 0x64 ||
+                     bytes[i] == 0x65 || bytes[i] == 0x67)) {
+    opsize66 |= bytes[i] == 0x66;
+    i++;
+  }
+  if (i < len && (bytes[i] & 0xF0) == 0x40) {
+    i++;
+  }
+  if (i + 1 >= len || bytes[i] != 0x0F) {
+    return 0;
+  }
+  uint8_t op2 = bytes[i + 1];
+  if (op2 == 0x22) {
+    return 1; /* mov to cr0, cr3, cr4, ...: paging, the page tables, PGE, PCIDs */
+  }
+  if (op2 == 0x01 && i + 2 < len) {
+    uint8_t modrm = bytes[i + 2];
+    return modrm_mem(modrm) && modrm_reg(modrm) == 7; /* invlpg m */
+  }
+  if (op2 == 0x38 && i + 2 < len && opsize66) {
+    return bytes[i + 2] == 0x82; /* invpcid */
+  }
+  return 0;
+}

@@ -54,6 +54,12 @@ int mc_x86_is_stack_op(const uint8_t* bytes, size_t len);
  * The fences, flushes and irets keep their execution callbacks. */
 int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len);
 
+/* Whether the instruction can change what a virtual address translates to
+ * and so ends what a TLB may keep: mov to a control register (cr3: another
+ * address space; cr4: global pages, PCIDs; cr0: paging), invlpg, invpcid.
+ * The plugin keeps the translations it looked up until one runs. */
+int mc_x86_changes_translation(const uint8_t* bytes, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
