@@ -74,7 +74,8 @@ typedef struct insn_info {
  * kept until the vCPU runs an instruction that can change a translation
  * (mov to cr0/cr3/cr4, invlpg, invpcid) or a window opens, the events on
  * which a TLB's entries end. Only RAM is kept. xlat=off looks up every
- * access (the records are the same; tests/memcost_xlat_same.sh). */
+ * access (the same records: tests/memcost_plugin_qemu.sh remaps a page
+ * inside a window and compares). */
 #define XLAT_ENTRIES 256
 typedef struct xlat_entry {
   uint64_t vpage; /* virtual page + 1; 0 = empty */

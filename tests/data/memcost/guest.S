@@ -6,6 +6,10 @@
  *   mode 2: movnti to one line, an ordinary store to the same line (a
  *           hazard), movnti to another line, return without a fence (a
  *           second hazard)
+ *   mode 3: (paging on, 4 MiB pages, virtual 8 MiB at physical 8 MiB)
+ *           4 KiB of stores at virtual 8 MiB; the page remapped to physical
+ *           12 MiB and invlpg; the same 4 KiB of stores again: fresh lines
+ *           (a plugin that kept the old translation would see L1 hits)
  * then leaves QEMU through isa-debug-exit (exit code 0x21: (0x10 << 1) | 1). */
 	.section .multiboot, "a"
 	.align 4
@@ -21,6 +25,20 @@ _start:
 	call measured
 	mov $2, %eax
 	call measured
+	/* Paging: identity 0-8 MiB, virtual 8 MiB -> physical 8 MiB (PSE). */
+	movl $0x00000083, page_dir
+	movl $0x00400083, page_dir + 4
+	movl $0x00800083, page_dir + 8
+	mov %cr4, %eax
+	or $0x10, %eax
+	mov %eax, %cr4
+	mov $page_dir, %eax
+	mov %eax, %cr3
+	mov %cr0, %eax
+	or $0x80000000, %eax
+	mov %eax, %cr0
+	mov $3, %eax
+	call measured
 	mov $0x10, %al
 	outb %al, $0xf4
 1:	hlt
@@ -33,6 +51,8 @@ measured:
 	je nt
 	cmp $2, %eax
 	je hazard
+	cmp $3, %eax
+	je remap
 	mov $0x400000, %edi
 	mov $16384, %ecx
 2:	movl $1, (%edi)
@@ -63,8 +83,27 @@ plain_store:
 nt_store_two:
 	movnti %edx, 0x1000(%edi)
 	ret
+remap:
+	mov $0x800000, %edi
+	mov $64, %ecx
+4:	movl $1, (%edi)
+	add $64, %edi
+	dec %ecx
+	jnz 4b
+	movl $0x00c00083, page_dir + 8   /* virtual 8 MiB -> physical 12 MiB */
+	invlpg 0x800000
+	mov $0x800000, %edi
+	mov $64, %ecx
+5:	movl $2, (%edi)
+	add $64, %edi
+	dec %ecx
+	jnz 5b
+	ret
 
 	.bss
+	.align 4096
+page_dir:
+	.space 4096
 	.align 16
 	.space 4096
 stack_top:
