@@ -13,6 +13,7 @@ static int level_init(mc_level* level, const mc_level_config* config) {
   }
   level->ways = config->ways;
   level->sets = (uint32_t)(lines / config->ways);
+  level->set_magic = ~(unsigned __int128)0 / level->sets + 1;
   level->way = calloc((size_t)level->sets * level->ways, sizeof *level->way);
   return level->way ? 0 : -1;
 }
@@ -41,9 +42,19 @@ void mc_model_free(mc_model* model) {
   model->levels = 0;
 }
 
+/* LINE % LEVEL->sets without a division (a tenth of the model's time):
+ * Lemire, Kaser and Kurz, "Faster Remainder by Direct Computation" (2019),
+ * exact for every 64-bit LINE with a 128-bit magic and a 32-bit divisor. */
+static uint64_t set_index(const mc_level* level, uint64_t line) {
+  unsigned __int128 low = level->set_magic * line;
+  unsigned __int128 lo = (unsigned __int128)(uint64_t)low * level->sets;
+  unsigned __int128 hi = (unsigned __int128)(uint64_t)(low >> 64) * level->sets;
+  return (uint64_t)((hi + (lo >> 64)) >> 64);
+}
+
 /* The first way of LINE's set in LEVEL. */
 static mc_way* set_of(const mc_level* level, uint64_t line) {
-  return &level->way[(size_t)(line % level->sets) * level->ways];
+  return &level->way[(size_t)set_index(level, line) * level->ways];
 }
 
 /* LINE's way in LEVEL, or NULL. */
@@ -57,42 +68,44 @@ static mc_way* find(const mc_level* level, uint64_t line) {
   return NULL;
 }
 
+/* The least recently used way of a full SET (the valid ways' stamps are
+ * distinct: each use takes a new one). */
+static mc_way* least_recent(mc_way* set, uint32_t ways) {
+  mc_way* lru = set;
+  for (uint32_t w = 1; w < ways; w++) {
+    if (set[w].stamp < lru->stamp) {
+      lru = &set[w];
+    }
+  }
+  return lru;
+}
+
 /* The way a fill of SET replaces: the first invalid one, else the least
- * recently used (the first of equals). */
+ * recently used. */
 static mc_way* victim_of(mc_way* set, uint32_t ways) {
-  mc_way* victim = set;
   for (uint32_t w = 0; w < ways; w++) {
     if (set[w].tag == 0) {
       return &set[w];
     }
-    if (set[w].stamp < victim->stamp) {
-      victim = &set[w];
-    }
   }
-  return victim;
+  return least_recent(set, ways);
 }
 
-/* One pass over LINE's set: its way, or NULL and *victim the way a fill
- * would replace (what find() then victim_of() would give). */
+/* LINE's way in LEVEL, or NULL and *victim the way a fill would replace
+ * (what find() then victim_of() would give), the set's tags read once. */
 static mc_way* probe(const mc_level* level, uint64_t line, mc_way** victim) {
   mc_way* set = set_of(level, line);
-  mc_way *lru = set, *invalid = NULL;
+  mc_way* invalid = NULL;
   for (uint32_t w = 0; w < level->ways; w++) {
     uint64_t tag = set[w].tag;
     if (tag == line + 1) {
       return &set[w];
     }
-    if (tag == 0) {
-      if (!invalid) {
-        invalid = &set[w];
-      }
-    } else if (!invalid && set[w].stamp < lru->stamp) {
-      lru = &set[w];
+    if (tag == 0 && !invalid) {
+      invalid = &set[w];
     }
   }
-  /* victim_of() stops at the first invalid way; before it, set[0] may be
-   * valid with the least stamp, which lru tracked the same way. */
-  *victim = invalid ? invalid : lru;
+  *victim = invalid ? invalid : least_recent(set, level->ways);
   return NULL;
 }
 
@@ -405,7 +418,8 @@ static uint64_t hash(uint64_t key) {
 /* The live entry for KEY, or NULL; *insert_at gets a reusable slot. */
 static mc_order_entry* lookup(mc_order* order, uint64_t key, mc_order_entry** insert_at) {
   mc_order_entry* reusable = NULL;
-  for (uint64_t i = hash(key) & order->mask, n = 0; n <= order->mask; i = (i + 1) & order->mask, n++) {
+  for (uint64_t i = hash(key) & order->mask, n = 0; n <= order->mask;
+       i = (i + 1) & order->mask, n++) {
     mc_order_entry* e = &order->table[i];
     if (e->key == 0) {
       if (insert_at) {

@@ -50,7 +50,8 @@ typedef struct mc_way {
 
 typedef struct mc_level {
   uint32_t sets, ways;
-  mc_way* way; /* sets * ways, set by set */
+  unsigned __int128 set_magic; /* for the remainder by sets (model.c) */
+  mc_way* way;                 /* sets * ways, set by set */
 } mc_level;
 
 typedef struct mc_wc {

@@ -62,10 +62,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 typedef struct insn_info {
   uint64_t pc;
-  uint64_t next;  /* pc + length: the return address of a call */
-  uint8_t kind;   /* mc_insn_kind */
-  uint8_t stack;  /* MC_STACK_STORE / MC_STACK_LOAD / 0 */
-  uint8_t no_mem; /* mc_x86_no_mem_callback(): no memory callback */
+  uint64_t next;        /* pc + length: the return address of a call */
+  uint8_t kind;         /* mc_insn_kind */
+  uint8_t stack;        /* MC_STACK_STORE / MC_STACK_LOAD / 0 */
+  uint8_t no_mem;       /* mc_x86_no_mem_callback(): no memory callback */
   uint8_t retranslates; /* mc_x86_changes_translation() */
 } insn_info;
 
@@ -84,7 +84,7 @@ typedef struct xlat_entry {
 
 /* Per vCPU: which stack (task) it runs, and its interrupt nesting. */
 typedef struct vcpu_state {
-  uint64_t stack; /* the stack of its last push/pop/call/ret, masked */
+  uint64_t stack;     /* the stack of its last push/pop/call/ret, masked */
   uint64_t irq_stack; /* the stack an interrupt came in on, restored by its iret */
   int irq_depth;
   mc_counters irq_start[MAX_MODELS];
@@ -121,11 +121,11 @@ static window_state win;
 static FILE* out;
 static int order_on = 1;
 static int xlat_on = 1; /* xlat=off: every access looked up in QEMU */
-static int nt_on = 1; /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
+static int nt_on = 1;   /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
 static uint64_t windows_seen;
 static qemu_plugin_id_t plugin_id;
 static int instrument_always = 1; /* instrument=always (the default) */
-static int installed_full;    /* the translations instrument everything */
+static int installed_full;        /* the translations instrument everything */
 static uint64_t resets;
 
 static void install(void);
@@ -301,9 +301,7 @@ static void on_iret(unsigned int vcpu, void* udata) {
 
 /* The costs of an interrupt inside the window are taken from the models'
  * counters between its entry and its iret (irq_sum, subtracted). */
-static int costed(const vcpu_state* v) {
-  return win.open && v->stack == win.stack;
-}
+static int costed(const vcpu_state* v) { return win.open && v->stack == win.stack; }
 
 static void on_fence(unsigned int vcpu, void* udata) {
   (void)udata;
@@ -348,15 +346,17 @@ static void on_retranslate(unsigned int vcpu, void* udata) {
   }
 }
 
-/* An access of a costed instruction: into every model and the ordering. */
-static void cost(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr,
-                 const insn_info* insn, int store) {
+/* An access of a costed instruction: into every model and the ordering.
+ * NT: the instruction is a non-temporal store (its callback says so, so
+ * that the instruction's record is read only for a hazard). */
+static void cost(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr, const insn_info* insn,
+                 int store, int nt_insn) {
   uint64_t pa;
   if (!physical(v, info, vaddr, &pa)) {
     return;
   }
   unsigned size = 1u << qemu_plugin_mem_size_shift(info);
-  int nt = nt_on && store && insn->kind == MC_INSN_NT_STORE;
+  int nt = nt_on && store && nt_insn;
   for (int m = 0; m < n_models; m++) {
     if (nt) {
       mc_store_nt(&models[m], pa, size);
@@ -369,7 +369,7 @@ static void cost(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr,
   if (order_on && win.order_ready) {
     if (nt) {
       mc_order_nt_store(&win.order, pa, vaddr, insn->pc);
-    } else {
+    } else if (win.order.live) {
       mc_order_access(&win.order, pa, vaddr, insn->pc, store);
     }
   }
@@ -386,7 +386,19 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
   if (!v || !costed(v) || v->irq_depth) {
     return; /* an interrupt's accesses are not modelled: its instructions are counted apart */
   }
-  cost(v, info, vaddr, udata, qemu_plugin_mem_is_store(info));
+  cost(v, info, vaddr, udata, qemu_plugin_mem_is_store(info), 0);
+}
+
+/* The same for a non-temporal store instruction. */
+static void on_mem_nt(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
+  if (!win.open) {
+    return;
+  }
+  vcpu_state* v = state(vcpu);
+  if (!v || !costed(v) || v->irq_depth) {
+    return;
+  }
+  cost(v, info, vaddr, udata, qemu_plugin_mem_is_store(info), 1);
 }
 
 /* The accesses of a push, pop, call or return: which stack, and so which
@@ -411,7 +423,7 @@ static void on_mem_stack(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
     }
   }
   if (costed(v) && !v->irq_depth) {
-    cost(v, info, vaddr, insn, store);
+    cost(v, info, vaddr, insn, store, insn->kind == MC_INSN_NT_STORE);
   }
 }
 
@@ -442,10 +454,8 @@ static insn_info* info_for(struct qemu_plugin_insn* insn) {
   uint64_t target = 0;
   info->kind = (uint8_t)mc_classify_x86(qemu_plugin_insn_data(insn), len, pc, &target);
   info->stack = (uint8_t)mc_x86_is_stack_op(qemu_plugin_insn_data(insn), len);
-  info->retranslates =
-      (uint8_t)mc_x86_changes_translation(qemu_plugin_insn_data(insn), len);
-  info->no_mem = !instrument_always &&
-                 mc_x86_no_mem_callback(qemu_plugin_insn_data(insn), len);
+  info->retranslates = (uint8_t)mc_x86_changes_translation(qemu_plugin_insn_data(insn), len);
+  info->no_mem = !instrument_always && mc_x86_no_mem_callback(qemu_plugin_insn_data(insn), len);
   if (info->kind == MC_INSN_CALL_REL) {
     /* A call of the function (or of its call-depth thunk just before it). */
     if (target <= entry_addr && target + 32 >= entry_addr) {
@@ -467,8 +477,8 @@ static void tb_trans_calls(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     insn_info* info = info_for(insn);
     if (info->kind == MC_INSN_CALL_REL) {
-      qemu_plugin_register_vcpu_mem_cb(insn, on_mem_stack, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W,
-                                       info);
+      qemu_plugin_register_vcpu_mem_cb(insn, on_mem_stack, QEMU_PLUGIN_CB_NO_REGS,
+                                       QEMU_PLUGIN_MEM_W, info);
     }
   }
 }
@@ -511,7 +521,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
         break;
     }
     if (!info->no_mem) {
-      qemu_plugin_register_vcpu_mem_cb(insn, info->stack ? on_mem_stack : on_mem,
+      qemu_plugin_register_vcpu_mem_cb(insn,
+                                       info->stack                      ? on_mem_stack
+                                       : info->kind == MC_INSN_NT_STORE ? on_mem_nt
+                                                                        : on_mem,
                                        QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, info);
     }
   }

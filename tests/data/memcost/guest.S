@@ -1,6 +1,6 @@
 /* A tiny multiboot guest for the memcost plugin's black-box test
  * (tests/memcost_plugin_qemu.sh): 32-bit protected mode, no kernel. It
- * calls `measured` three times, the window the plugin costs:
+ * calls `measured` four times, the window the plugin costs:
  *   mode 0: 64 KiB of ordinary 4-byte stores to fresh lines
  *   mode 1: 64 KiB of movnti, then sfence
  *   mode 2: movnti to one line, an ordinary store to the same line (a
