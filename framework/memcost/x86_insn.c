@@ -111,16 +111,27 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
   }
 }
 
-int mc_x86_is_stack_op(const uint8_t* bytes, size_t len) {
+/* The index of the opcode after the legacy prefixes (operand size,
+ * rep/repne, segment, address size) and a REX prefix; *SEEN gets the
+ * prefixes seen, as bits: 1 for 66, 2 for F3. */
+static size_t skip_prefixes(const uint8_t* bytes, size_t len, int* seen) {
   size_t i = 0;
+  *seen = 0;
   while (i < len && (bytes[i] == 0x66 || bytes[i] == 0xF2 || bytes[i] == 0xF3 || bytes[i] == 0x2E ||
                      bytes[i] == 0x3E || bytes[i] == 0x26 || bytes[i] == 0x36 || bytes[i] == 0x64 ||
                      bytes[i] == 0x65 || bytes[i] == 0x67)) {
+    *seen |= (bytes[i] == 0x66 ? 1 : 0) | (bytes[i] == 0xF3 ? 2 : 0);
     i++;
   }
   if (i < len && (bytes[i] & 0xF0) == 0x40) {
     i++;
   }
+  return i;
+}
+
+int mc_x86_is_stack_op(const uint8_t* bytes, size_t len) {
+  int seen;
+  size_t i = skip_prefixes(bytes, len, &seen);
   if (i >= len) {
     return 0;
   }
@@ -143,37 +154,44 @@ int mc_x86_is_stack_op(const uint8_t* bytes, size_t len) {
 }
 
 int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len) {
-  size_t i = 0;
-  int rep = 0;
-  while (i < len && (bytes[i] == 0x66 || bytes[i] == 0xF2 || bytes[i] == 0xF3 || bytes[i] == 0x2E ||
-                     bytes[i] == 0x3E || bytes[i] == 0x26 || bytes[i] == 0x36 || bytes[i] == 0x64 ||
-                     bytes[i] == 0x65 || bytes[i] == 0x67)) {
-    rep |= bytes[i] == 0xF3;
-    i++;
-  }
-  if (i < len && (bytes[i] & 0xF0) == 0x40) {
-    i++;
-  }
+  int seen;
+  size_t i = skip_prefixes(bytes, len, &seen);
+  const int rep = (seen & 2) != 0;
   if (i >= len) {
     return 0;
   }
   uint8_t op = bytes[i];
   switch (op) {
-    case 0xF4:                                   /* hlt */
-    case 0xCC: case 0xCD: case 0xCE: case 0xF1:  /* int3, int, into, int1 */
-    case 0xE4: case 0xE5: case 0xE6: case 0xE7:  /* in/out imm8 */
-    case 0xEC: case 0xED: case 0xEE: case 0xEF:  /* in/out dx */
-    case 0x6C: case 0x6D: case 0x6E: case 0x6F:  /* ins/outs */
-    case 0x9D:                                   /* popf: helper, ends the block */
-    case 0xCF:                                   /* iret */
-    case 0xCA: case 0xCB:                        /* lret */
-    case 0xFA: case 0xFB:                        /* cli, sti */
-    case 0x8E:                                   /* mov to a segment register */
-    case 0xEA: case 0x9A:                        /* far jmp/call */
+    case 0xF4: /* hlt */
+    case 0xCC:
+    case 0xCD:
+    case 0xCE:
+    case 0xF1: /* int3, int, into, int1 */
+    case 0xE4:
+    case 0xE5:
+    case 0xE6:
+    case 0xE7: /* in/out imm8 */
+    case 0xEC:
+    case 0xED:
+    case 0xEE:
+    case 0xEF: /* in/out dx */
+    case 0x6C:
+    case 0x6D:
+    case 0x6E:
+    case 0x6F: /* ins/outs */
+    case 0x9D: /* popf: helper, ends the block */
+    case 0xCF: /* iret */
+    case 0xCA:
+    case 0xCB: /* lret */
+    case 0xFA:
+    case 0xFB: /* cli, sti */
+    case 0x8E: /* mov to a segment register */
+    case 0xEA:
+    case 0x9A: /* far jmp/call */
       return 1;
     case 0x90:
       return rep; /* pause (F3 90); a plain nop is not */
-    case 0xFF: /* far call/jmp through memory (FF /3, /5) */
+    case 0xFF:    /* far call/jmp through memory (FF /3, /5) */
       return i + 1 < len && (modrm_reg(bytes[i + 1]) == 3 || modrm_reg(bytes[i + 1]) == 5);
     case 0x0F:
       break;
@@ -187,12 +205,25 @@ int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len) {
   switch (op2) {
     case 0x00: /* sldt, str, lldt, ltr, verr, verw */
     case 0x01: /* lgdt, lidt, lmsw, invlpg, monitor, mwait, xgetbv, xsetbv, swapgs, rdtscp, ... */
-    case 0x05: case 0x07: case 0x34: case 0x35: /* syscall, sysret, sysenter, sysexit */
-    case 0x06: case 0x08: case 0x09:            /* clts, invd, wbinvd */
-    case 0x0B: case 0xB9: case 0xFF:            /* ud2, ud1, ud0 */
-    case 0x20: case 0x21: case 0x22: case 0x23: /* mov to/from control and debug registers */
-    case 0x30: case 0x31: case 0x32: case 0x33: /* wrmsr, rdtsc, rdmsr, rdpmc */
-    case 0xA2:                                  /* cpuid */
+    case 0x05:
+    case 0x07:
+    case 0x34:
+    case 0x35: /* syscall, sysret, sysenter, sysexit */
+    case 0x06:
+    case 0x08:
+    case 0x09: /* clts, invd, wbinvd */
+    case 0x0B:
+    case 0xB9:
+    case 0xFF: /* ud2, ud1, ud0 */
+    case 0x20:
+    case 0x21:
+    case 0x22:
+    case 0x23: /* mov to/from control and debug registers */
+    case 0x30:
+    case 0x31:
+    case 0x32:
+    case 0x33: /* wrmsr, rdtsc, rdmsr, rdpmc */
+    case 0xA2: /* cpuid */
     case 0xAE: /* fxsave, fxrstor, ldmxcsr, stmxcsr, xsave, xrstor, xsaveopt, clflush, fences */
       return 1;
     case 0xC7: /* rdrand, rdseed (register forms); cmpxchg8b/16b keep theirs */
@@ -203,17 +234,9 @@ int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len) {
 }
 
 int mc_x86_changes_translation(const uint8_t* bytes, size_t len) {
-  size_t i = 0;
-  int opsize66 = 0;
-  while (i < len && (bytes[i] == 0x66 || bytes[i] == 0xF2 || bytes[i] == 0xF3 || bytes[i] == 0x2E ||
-                     bytes[i] == 0x3E || bytes[i] == 0x26 || bytes[i] == 0x36 || bytes[i] == 0x64 ||
-                     bytes[i] == 0x65 || bytes[i] == 0x67)) {
-    opsize66 |= bytes[i] == 0x66;
-    i++;
-  }
-  if (i < len && (bytes[i] & 0xF0) == 0x40) {
-    i++;
-  }
+  int seen;
+  size_t i = skip_prefixes(bytes, len, &seen);
+  const int opsize66 = (seen & 1) != 0;
   if (i + 1 >= len || bytes[i] != 0x0F) {
     return 0;
   }
