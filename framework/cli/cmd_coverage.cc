@@ -52,52 +52,6 @@ po::options_description coverage_options() {
   return options;
 }
 
-std::vector<coverage::CoverFile> read_cover_files(const po::variables_map& vm) {
-  std::vector<coverage::CoverFile> files;
-  if (!vm.count("cover")) {
-    return files;
-  }
-  for (const auto& path : vm["cover"].as<std::vector<std::string>>()) {
-    files.push_back(coverage::parse_cover_text(read_file(path), path));
-    if (!files.back().complete) {
-      progress("note: " + path + " has no 'end' line (the run was cut short): read what it has");
-    }
-  }
-  return files;
-}
-
-std::map<std::string, std::vector<kernel::ConfigRequest>> matrix_targets(const fs::path& configs) {
-  std::map<std::string, std::vector<kernel::ConfigRequest>> targets;
-  for (const auto& name : kernel::list_targets(configs)) {
-    targets[name] = kernel::target_requests(kernel::load_target(configs, name));
-  }
-  return targets;
-}
-
-// The macros (not CONFIG_*) the conditions around LINES' rowless lines test.
-std::set<std::string> tested_macros(const std::vector<coverage::ChangedLine>& lines, std::size_t k,
-                                    const coverage::LineTable& table,
-                                    const std::map<std::string, std::string>& texts) {
-  std::set<std::string> names;
-  std::map<std::string, coverage::SourceText> sources;
-  for (const auto* line : coverage::lines_at_prefix(lines, k)) {
-    const auto& at = *line->at[k - 1];
-    const auto text = texts.find(at.path);
-    if (table.find(at.path, at.line) || text == texts.end()) {
-      continue;
-    }
-    auto source = sources.try_emplace(at.path, text->second).first;
-    if (at.line > static_cast<int>(source->second.size())) {
-      continue;
-    }
-    for (const auto& condition : source->second.conditions(at.line)) {
-      const auto value = coverage::evaluate_condition(condition.expression, {});
-      names.insert(value.macros.begin(), value.macros.end());
-    }
-  }
-  return names;
-}
-
 }  // namespace
 
 int run_coverage(Context& context, const std::vector<std::string>& args) {
@@ -126,21 +80,7 @@ int run_coverage(Context& context, const std::vector<std::string>& args) {
   const Base base = resolve_base_for(context, vm, input.base);
   const auto applied = apply_series_or_fail(context, base, chain, k);
   const git_oid tree_commit = applied.outcomes.back().commit;
-  std::vector<coverage::PatchChange> changes;
-  for (std::size_t i = 0; i < k; ++i) {
-    changes.push_back(coverage::read_patch_change(top.patches[i].diff, top.label(i)));
-  }
-  const auto lines = coverage::changed_lines(changes);
-  std::set<std::string> paths;
-  std::map<std::string, std::string> texts;  // the built tree's version of each changed file
-  for (const auto* line : coverage::lines_at_prefix(lines, k)) {
-    const std::string& path = line->at[k - 1]->path;
-    if (paths.insert(path).second) {
-      if (auto text = git::read_blob_at(context.store(), tree_commit, path)) {
-        texts[path] = std::move(*text);
-      }
-    }
-  }
+  const auto lines = coverage::series_lines(top, k, context.store(), tree_commit);
 
   // Phase 2, the kernel: its line table, its .config, its tree.
   fs::path vmlinux, config, source;
@@ -168,60 +108,32 @@ int run_coverage(Context& context, const std::vector<std::string>& args) {
   if (vm.count("source")) {
     source = vm["source"].as<std::string>();
   }
-  coverage::LineTable table = coverage::read_line_table(vmlinux, paths);
+  coverage::KernelInput kernel_input;
+  kernel_input.vmlinux = vmlinux;
   if (vm.count("module")) {
     for (const auto& module : vm["module"].as<std::vector<std::string>>()) {
-      table.merge(coverage::read_line_table(module, paths));
+      kernel_input.modules.emplace_back(module);
     }
   }
-  const auto cover_files = read_cover_files(vm);
-  const auto executed = coverage::merge_executed(cover_files);
-
-  // Phase 3, the reasons: the tree's conditions against this .config.
-  coverage::TreeFacts facts;
-  facts.arch = arch;
-  if (fs::exists(config)) {
-    facts.config = kernel::parse_dot_config(read_file(config));
-  } else {
-    progress("note: no .config at " + config.string() + ": every CONFIG_ symbol reads as unset");
+  kernel_input.config = config;
+  kernel_input.source = source;
+  kernel_input.configs = configs_dir(vm);
+  kernel_input.arch = arch;
+  kernel_input.progress = [](const std::string& text) { progress(text); };
+  if (vm.count("cover")) {
+    for (const auto& path : vm["cover"].as<std::vector<std::string>>()) {
+      kernel_input.cover.push_back(coverage::read_cover_file(path, kernel_input.progress));
+    }
   }
-  std::optional<kernel::KconfigIndex> kconfig;
-  if (!source.empty() && fs::is_directory(source)) {
-    kconfig = kernel::KconfigIndex::scan(source);
-    facts.kconfig = &*kconfig;
-  }
-  const std::set<std::string> macros = tested_macros(lines, k, table, texts);
-  for (const auto& [path, text] : texts) {
-    facts.macros.add_text(path, text, macros);
-  }
-  if (!source.empty()) {
-    facts.macros.scan(source, macros, paths);
-  }
-  facts.targets = matrix_targets(configs_dir(vm));
-  const coverage::ReasonFinder reasons(facts);
-
-  // Phase 4, judge and report.
-  coverage::CoverageInput request;
-  request.table = &table;
-  request.executed = cover_files.empty() ? nullptr : &executed;
-  request.reasons = &reasons;
-  request.read_source = [&](const std::string& path) -> std::optional<std::string> {
-    const auto it = texts.find(path);
-    return it == texts.end() ? std::nullopt : std::optional<std::string>(it->second);
-  };
-  const auto verdicts = coverage::judge_lines(lines, k, request);
-  const auto summary = coverage::summarise(verdicts, !cover_files.empty());
-  if (!cover_files.empty() && !verdicts.empty() && executed.size() > 0 && summary.executed == 0) {
-    progress(
-        "note: no changed line ran: was the kernel booted with KASLR (the addresses must "
-        "be vmlinux's: boot with nokaslr)?");
-  }
+  const auto result = coverage::analyse_kernel(lines, kernel_input);
+  const auto& verdicts = result.verdicts;
+  const auto& summary = result.summary;
   std::ostream& out = text_report_stream(vm);
   out << printable_text(
       top.name + " (" + std::to_string(k) + " of " + std::to_string(top.patches.size()) +
-      " patches) on " + vmlinux.string() + ": " + std::to_string(table.rows()) +
-      " line-table rows in the changed files, " + std::to_string(executed.size()) +
-      " executed addresses from " + std::to_string(cover_files.size()) + " cover file(s)\n");
+      " patches) on " + vmlinux.string() + ": " + std::to_string(result.rows) +
+      " line-table rows in the changed files, " + std::to_string(result.executed_pcs) +
+      " executed addresses from " + std::to_string(kernel_input.cover.size()) + " cover file(s)\n");
   out << printable_text(coverage::line_table_text(verdicts));
   out << printable_text(coverage::summary_line(verdicts, summary)) << "\n";
   if (vm.count("json")) {

@@ -155,10 +155,6 @@ CoverageSummary summarise(const std::vector<LineVerdict>& verdicts, bool ran) {
   return summary;
 }
 
-namespace {
-
-// "mm/mm_init.c:1040-1045,1050; include/linux/mm.h:12" for the lines of
-// STATUS, in the order they come.
 std::string line_ranges(const std::vector<LineVerdict>& verdicts, LineStatus status) {
   std::map<std::string, std::vector<int>> files;
   std::vector<std::string> order;
@@ -188,8 +184,6 @@ std::string line_ranges(const std::vector<LineVerdict>& verdicts, LineStatus sta
   }
   return out;
 }
-
-}  // namespace
 
 std::string summary_line(const std::vector<LineVerdict>& verdicts, const CoverageSummary& summary) {
   std::string out = "coverage: ";

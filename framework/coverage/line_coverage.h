@@ -59,6 +59,10 @@ CoverageSummary summarise(const std::vector<LineVerdict>& verdicts, bool ran);
 // reason, ...), J compiled, never run (file:lines, ...)".
 std::string summary_line(const std::vector<LineVerdict>& verdicts, const CoverageSummary& summary);
 
+// "mm/mm_init.c:1040-1045,1050; include/linux/mm.h:12": the lines of
+// STATUS, by file in the order they come.
+std::string line_ranges(const std::vector<LineVerdict>& verdicts, LineStatus status);
+
 // One line per changed line: "patch file:line status [detail] | text".
 std::string line_table_text(const std::vector<LineVerdict>& verdicts);
 

@@ -129,6 +129,29 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
   return out;
 }
 
+// "A && B": the conjuncts, each a bare symbol; nullopt for anything else
+// (an ||, a negation, a comparison: not judged).
+std::optional<std::vector<std::string>> bare_conjuncts(const std::string& expression) {
+  std::vector<std::string> names;
+  std::size_t pos = 0;
+  while (pos <= expression.size()) {
+    const std::size_t amp = expression.find("&&", pos);
+    const std::string word(
+        trim(std::string_view(expression).substr(pos, amp == std::string::npos ? amp : amp - pos)));
+    if (word.empty() || !std::all_of(word.begin(), word.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        })) {
+      return std::nullopt;
+    }
+    names.push_back(word);
+    if (amp == std::string::npos) {
+      break;
+    }
+    pos = amp + 2;
+  }
+  return names;
+}
+
 // Whether a `depends on` expression requires SYMBOL itself (a conjunct).
 bool requires_symbol(const std::string& depends, const std::string& symbol) {
   std::string text = depends;
@@ -149,6 +172,41 @@ bool requires_symbol(const std::string& depends, const std::string& symbol) {
 }
 
 }  // namespace
+
+// A symbol of this architecture's own Kconfig that no configuration can
+// turn off: on in this .config, and no prompt in any of its definitions
+// (def_bool y, like X86 and X86_64).
+bool ReasonFinder::forced_on(const std::string& symbol) const {
+  if (!m_facts.kconfig || value_in(m_facts.config, {}, symbol) != "y") {
+    return false;
+  }
+  const auto& definitions = m_facts.kconfig->definitions(symbol);
+  return !definitions.empty() &&
+         std::all_of(definitions.begin(), definitions.end(), [&](const auto& definition) {
+           return !definition.has_prompt && arch_of(definition.file) == arch_dir();
+         });
+}
+
+std::optional<std::string> ReasonFinder::forced_select(const std::string& symbol) const {
+  if (!m_facts.kconfig) {
+    return std::nullopt;
+  }
+  for (const auto& site : m_facts.kconfig->selected_by(symbol)) {
+    if (!forced_on(site.selector)) {
+      continue;
+    }
+    if (!site.condition.empty()) {
+      const auto names = bare_conjuncts(site.condition);
+      if (!names || !std::all_of(names->begin(), names->end(),
+                                 [&](const std::string& name) { return forced_on(name); })) {
+        continue;
+      }
+    }
+    return site.file + ":" + std::to_string(site.line) + ": " + site.selector + " selects it" +
+           (site.condition.empty() ? "" : " if " + site.condition);
+  }
+  return std::nullopt;
+}
 
 std::optional<bool> ReasonFinder::macro_defined(const std::string& name,
                                                 const std::map<std::string, std::string>& overrides,
@@ -344,6 +402,12 @@ std::optional<NeverCompiled> ReasonFinder::explain(
         impossible = true;
         line += ": not possible on " + m_facts.arch +
                 " (declared only in other architectures' Kconfig)";
+      }
+      if (wanted.empty()) {
+        if (const auto site = forced_select(symbol)) {
+          impossible = true;
+          line += ": not possible on " + m_facts.arch + " (CONFIG_" + symbol + "=y: " + *site + ")";
+        }
       }
     }
     // A symbol the line needs too (an enclosing condition that holds) that

@@ -84,6 +84,11 @@ class ReasonFinder {
   ConditionValue evaluate_at(const std::string& expression,
                              const std::map<std::string, std::string>& overrides, int depth) const;
   std::string arch_dir() const;
+  // The select that keeps SYMBOL on on this architecture whatever a
+  // configuration asks ("arch/x86/Kconfig:83: X86 selects it if X86_64"),
+  // nullopt when none does.
+  std::optional<std::string> forced_select(const std::string& symbol) const;
+  bool forced_on(const std::string& symbol) const;
 
   const TreeFacts& m_facts;
 };

@@ -183,5 +183,53 @@ TEST(ReasonsTest, ASymbolATargetSetsNamesTheTarget) {
                                "!defined(__KERNEL__)"}}));
 }
 
+// string.h's generic memcpy_nontemporal(), under #ifndef memcpy_nontemporal:
+// x86 defines its own when ARCH_HAS_UACCESS_FLUSHCACHE, which X86 selects
+// if X86_64 (both def_bool y, no prompt): the fallback cannot be compiled
+// on x86_64, whatever a target asks.
+TEST(ReasonsTest, ASymbolTheArchitectureSelectsCannotBeTurnedOff) {
+  kernel::KconfigIndex kconfig;
+  kconfig.add_file(
+      "config X86_64\n\tdef_bool y\n\tdepends on 64BIT\n"
+      "config X86\n\tdef_bool y\n\tselect ARCH_HAS_UACCESS_FLUSHCACHE\tif X86_64 # nt\n"
+      "\tselect OPTIONAL_THING if FOO\n"
+      "config FOO\n\tbool \"foo\"\n",
+      "arch/x86/Kconfig");
+  kconfig.add_file("config ARCH_HAS_UACCESS_FLUSHCACHE\n\tbool\nconfig OPTIONAL_THING\n\tbool\n",
+                   "lib/Kconfig");
+  ASSERT_EQ(kconfig.selected_by("ARCH_HAS_UACCESS_FLUSHCACHE").size(), 1u);
+  EXPECT_EQ(kconfig.selected_by("ARCH_HAS_UACCESS_FLUSHCACHE")[0].condition, "X86_64");
+  EXPECT_EQ(kconfig.selected_by("ARCH_HAS_UACCESS_FLUSHCACHE")[0].line, 6);
+  TreeFacts facts;
+  facts.config = {{"X86_64", "y"},
+                  {"X86", "y"},
+                  {"ARCH_HAS_UACCESS_FLUSHCACHE", "y"},
+                  {"FOO", "y"},
+                  {"OPTIONAL_THING", "y"}};
+  facts.kconfig = &kconfig;
+  const std::set<std::string> names = {"memcpy_nontemporal", "optional_thing"};
+  facts.macros.add_text("arch/x86/include/asm/string_64.h",
+                        "#ifdef CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE\n"
+                        "#define memcpy_nontemporal memcpy_nontemporal\n#endif\n"
+                        "#ifdef CONFIG_OPTIONAL_THING\n#define optional_thing 1\n#endif\n",
+                        names);
+  const ReasonFinder finder(facts);
+  const SourceText source(
+      "#ifndef memcpy_nontemporal\nstatic void memcpy_nontemporal(void) {}\n#endif\n"
+      "#ifndef optional_thing\nstatic void optional_thing(void) {}\n#endif\n");
+  const auto reason = finder.explain(source.conditions(2));
+  ASSERT_TRUE(reason);
+  EXPECT_TRUE(reason->impossible) << reason->key;
+  EXPECT_EQ(reason->key,
+            "memcpy_nontemporal: not possible on x86_64 (CONFIG_ARCH_HAS_UACCESS_FLUSHCACHE=y: "
+            "arch/x86/Kconfig:6: X86 selects it if X86_64)");
+  // FOO has a prompt: a configuration can turn it off, so OPTIONAL_THING
+  // can be off too; no target here does it.
+  const auto optional = finder.explain(source.conditions(5));
+  ASSERT_TRUE(optional);
+  EXPECT_FALSE(optional->impossible) << optional->key;
+  EXPECT_EQ(optional->key, "optional_thing: no target");
+}
+
 }  // namespace
 }  // namespace kseries::coverage

@@ -11,7 +11,9 @@
 
 #include "cases/case_def.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "gate/checkpatch.h"
+#include "gate/coverage_stage.h"
 #include "gate/expectations.h"
 #include "gate/revision_regression.h"
 #include "gate/series_name.h"
@@ -115,6 +117,7 @@ class SeriesGate {
     for (const auto& cell : m_request.matrix.cells) {
       run_cell(cell, *applied->tip);
     }
+    coverage(*chain.back(), *applied->tip);
     per_patch_timing(*chain.back(), *applied);
   }
 
@@ -226,6 +229,9 @@ class SeriesGate {
   void reproducer(results::CellResult& cell) {
     if (m_request.reproduce.series.empty() || cell.properties.count("reproduce")) {
       return;  // a gate not driven by the command line; a reused cell has its own
+    }
+    if (const auto id = cell.id(); id && id->stage == results::Stage::k_coverage) {
+      return;  // no boot of its own: its coverage cells have their reproducers
     }
     const MatrixCell* matrix_cell = nullptr;
     for (const auto& c : m_request.matrix.cells) {
@@ -531,6 +537,52 @@ class SeriesGate {
     record(std::move(cell));
   }
 
+  // The coverage stage (gate/coverage_stage.h) over this revision's
+  // coverage cells, when the matrix has any.
+  void coverage(const Series& series, const git_oid& tip) {
+    const auto cells = coverage_cells(m_request.matrix, m_request.configs);
+    if (cells.empty()) {
+      return;
+    }
+    const std::string cell_name = results::CellId::coverage().to_string();
+    CoverageStageInput input;
+    input.series_name = m_name;
+    input.series = &series;
+    input.tip = tip;
+    input.matrix = &m_request.matrix;
+    input.configs = m_request.configs;
+    input.out_dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
+    std::string options;  // what the coverage cells were: their own work keys
+    for (const auto& matrix_cell : cells) {
+      const std::string name =
+          results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string();
+      options += name + "=" + m_work[name] + " ";
+      fs::path dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + name);
+      for (const auto& stored : m_store.cells()) {
+        if (stored.series == m_name && stored.cell == name && stored.properties.count("run_dir")) {
+          dir = stored.properties.at("run_dir");
+        }
+      }
+      input.cells.push_back({name, matrix_cell.target, dir});
+    }
+    if (reuse(cell_name, work_key(cell_name, tip, std::nullopt, std::nullopt, options))) {
+      return;
+    }
+    m_status.progress("gate " + m_name + ": coverage of the changed lines over " +
+                      std::to_string(cells.size()) + " coverage cell(s)");
+    results::CellResult cell;
+    try {
+      cell = coverage_stage(input, m_services.store, m_services.builder, m_status);
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::k_interrupted) {
+        throw;
+      }
+      cell = {m_name, cell_name, results::Outcome::k_error, e.what(), e.what(), 0, {}};
+    }
+    m_time[gate_time_stage(results::CellId::coverage())] += cell.seconds;
+    record(std::move(cell));
+  }
+
   void run_cell(const MatrixCell& matrix_cell, const git_oid& tip) {
     const std::string cell_name =
         results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string();
@@ -773,6 +825,9 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
   if (request.matrix.revision_regression) {
     planned.push_back(k_revision_regression_cell);
   }
+  if (!coverage_cells(request.matrix, request.configs).empty()) {
+    planned.push_back(results::CellId::coverage().to_string());
+  }
   std::vector<std::optional<Expectations>> expected;  // per verdict, to judge again
   std::vector<PlanSeries> named;  // each series as the gate named it, for the shard record
   write_shard(request, named, revisions, false);
@@ -848,6 +903,17 @@ std::string render_gate(const GateResult& result) {
             << cell.summary << " (" << static_cast<int>(cell.seconds) << " s)\n";
         if (const auto it = cell.properties.find("reproduce"); it != cell.properties.end()) {
           out << "        reproduce: sh " << it->second << "\n";
+        }
+        if (const auto it = cell.properties.find("coverage.cells"); it != cell.properties.end()) {
+          for (const auto line : split_lines(it->second)) {
+            if (!line.empty()) {
+              out << "        " << line << "\n";
+            }
+          }
+          if (const auto text = cell.properties.find("coverage_text");
+              text != cell.properties.end()) {
+            out << "        per line: " << text->second << "\n";
+          }
         }
       }
     }

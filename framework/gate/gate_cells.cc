@@ -89,6 +89,7 @@ std::string gate_time_stage(const results::CellId& cell) {
       return "per-patch timing";
     case results::Stage::k_revision_regression:
     case results::Stage::k_session:
+    case results::Stage::k_coverage:
       break;
   }
   return "cells (build, boot, judge)";

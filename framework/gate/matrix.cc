@@ -128,15 +128,34 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
       matrix.cells.push_back(std::move(cell));
     } else if (key == "revision-regression") {
       matrix.revision_regression = parse_revision_regression(w, where, line_no);
+    } else if (key == "coverage") {
+      coverage::add_policy_line(matrix.coverage, std::string(line.substr(colon + 1)), where);
+      matrix.coverage_line = matrix.coverage_line ? matrix.coverage_line : line_no;
     } else {
       throw usage_error(where + ": unknown key '" + key +
-                        "' (per-patch, per-patch-timing, cell, revision-regression)");
+                        "' (per-patch, per-patch-timing, cell, revision-regression, coverage)");
     }
   }
   if (matrix.cells.empty() && !matrix.per_patch_target && !matrix.per_patch_timing) {
     throw usage_error(file.string() + ": the matrix has no cell and no per-patch target");
   }
   return matrix;
+}
+
+std::vector<MatrixCell> coverage_cells(const Matrix& matrix, const fs::path& configs_dir) {
+  std::vector<MatrixCell> out;
+  for (const auto& cell : matrix.cells) {
+    try {
+      const auto target = kernel::load_target(configs_dir, cell.target);
+      if (std::find(target.features.begin(), target.features.end(), "coverage") !=
+          target.features.end()) {
+        out.push_back(cell);
+      }
+    } catch (const Error&) {
+      // check_matrix names it
+    }
+  }
+  return out;
 }
 
 void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
@@ -187,6 +206,7 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
       }
     }
     const auto known = known_setups(test_case);
+
     if (cell.setups && !known.empty()) {
       for (const auto& setup : *cell.setups) {
         if (std::find(known.begin(), known.end(), setup) == known.end()) {
@@ -199,6 +219,12 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
         }
       }
     }
+  }
+  if (!matrix.coverage.empty() && coverage_cells(matrix, configs_dir).empty()) {
+    throw usage_error(at(matrix.coverage_line) +
+                      ": a coverage policy, but no cell of this matrix has a coverage target "
+                      "(one with the 'coverage' feature, e.g. pmem-coverage): it would check "
+                      "nothing");
   }
 }
 

@@ -5,14 +5,21 @@
 //   per-patch: pmem
 //   cell: pmem memmap-timing [setups=fsdax-mem,devdax-mem] [rebinds=N]
 //   revision-regression: max=PCT [METRIC]
-// (the last: a revision slower than the revision before it by more than PCT
-// percent, on METRIC or on any metric, fails; gate/revision_regression.h)
+//   coverage: min=PCT
+//   coverage: require FILE:FIRST-LAST
+// (revision-regression: a revision slower than the revision before it by
+// more than PCT percent, on METRIC or on any metric, fails;
+// gate/revision_regression.h. coverage: the policy on the changed lines the
+// coverage cells ran, coverage/revision_coverage.h; a coverage cell is a
+// cell whose target has the `coverage` feature.)
 // `#` starts a comment. Errors name file:line.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "coverage/revision_coverage.h"
 
 namespace kseries::run {
 
@@ -40,6 +47,8 @@ struct Matrix {
   std::optional<MatrixCell> per_patch_timing;
   std::vector<MatrixCell> cells;
   std::optional<RevisionRegressionPolicy> revision_regression;
+  coverage::CoveragePolicy coverage;  // off when empty
+  int coverage_line = 0;              // its first line, for errors
 };
 
 // NAME_OR_FILE: a name under MATRICES_DIR ("default" -> default.matrix), or
@@ -57,6 +66,11 @@ Matrix parse_matrix(const std::string& text, const std::filesystem::path& file);
 // if the series were at fault.)
 // Without TESTCASES_DIR (kseries plan, which has no --testcases) only the
 // targets are checked.
+// The cells whose target has the `coverage` feature: booted with the
+// plugin's cover mode, merged by the gate's coverage stage.
+std::vector<MatrixCell> coverage_cells(const Matrix& matrix,
+                                       const std::filesystem::path& configs_dir);
+
 void check_matrix(const Matrix& matrix, const std::filesystem::path& configs_dir,
                   const std::optional<std::filesystem::path>& testcases_dir);
 

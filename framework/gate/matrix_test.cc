@@ -167,3 +167,40 @@ TEST(MatrixTest, ABareNameIsTheBundledMatrix) {
 
 }  // namespace
 }  // namespace kseries::run
+
+namespace kseries::run {
+namespace {
+
+// The coverage policy: parsed per line, and refused at load without a
+// coverage cell (it would check nothing).
+TEST(MatrixTest, CoveragePolicyNeedsACoverageCell) {
+  const auto m = parse_matrix(
+      "cell: pmem-coverage memmap-equivalence\ncell: pmem memmap-timing\n"
+      "coverage: min=75\ncoverage: require mm/mm_init.c:1000-1010\n",
+      "c.matrix");
+  ASSERT_TRUE(m.coverage.min_percent);
+  EXPECT_EQ(*m.coverage.min_percent, 75);
+  ASSERT_EQ(m.coverage.require.size(), 1u);
+  EXPECT_EQ(m.coverage.require[0].where, "c.matrix:4");
+  EXPECT_EQ(m.coverage_line, 3);
+  const auto configs = testing::source_dir() / "kernel-configs";
+  const auto cells = coverage_cells(m, configs);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].target, "pmem-coverage");
+  EXPECT_NO_THROW(check_matrix(m, configs, testing::source_dir() / "testcases"));
+  EXPECT_NE(error_of("cell: pmem memmap-timing\ncoverage: min=101\n")
+                .find("m.matrix:2: coverage: '101' is not a percentage"),
+            std::string::npos);
+  try {
+    check_matrix(parse_matrix("cell: pmem memmap-timing\ncoverage: min=50\n", "n.matrix"), configs,
+                 std::nullopt);
+    ADD_FAILURE() << "a coverage policy without a coverage cell was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("n.matrix:2: a coverage policy, but no cell"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kseries::run

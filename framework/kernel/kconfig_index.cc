@@ -129,11 +129,39 @@ std::optional<std::string> choice_prompt(std::string_view line) {
   return std::string(line.substr(pos + 1, last - pos - 1));
 }
 
+// "^\s+select\s+([A-Za-z0-9_]+)(\s+if\s+(.+))?\s*$": the symbol and
+// the condition ("" when none).
+std::optional<std::pair<std::string, std::string>> select_line(std::string_view line) {
+  line = line.substr(0, line.find('#'));  // a trailing comment
+  std::size_t pos = 0;
+  if (!skip_spaces(line, pos) || !word_then_space(line, pos, "select")) {
+    return std::nullopt;
+  }
+  const std::size_t begin = pos;
+  while (pos < line.size() && symbol_char(line[pos])) {
+    ++pos;
+  }
+  if (pos == begin) {
+    return std::nullopt;
+  }
+  std::string symbol(line.substr(begin, pos - begin));
+  skip_spaces(line, pos);
+  if (pos == line.size()) {
+    return std::make_pair(std::move(symbol), std::string());
+  }
+  auto condition = rest_after(line, pos, "if");
+  if (!condition) {
+    return std::nullopt;  // a trailing comment or something this reader does not know
+  }
+  return std::make_pair(std::move(symbol), std::move(*condition));
+}
+
 }  // namespace
 
 void KconfigIndex::add_file(const std::string& text, const std::string& relative_path) {
   std::vector<std::string> if_stack;
   SymbolDefinition* current = nullptr;
+  std::string current_symbol;
   int open_choice = -1;        // the choice block we are in
   bool choice_header = false;  // its attribute lines, before the first member
   int line_no = 0;
@@ -146,6 +174,7 @@ void KconfigIndex::add_file(const std::string& text, const std::string& relative
         auto& list = m_symbols[*symbol];
         list.push_back({relative_path, line_no, if_stack, false, -1});
         current = &list.back();
+        current_symbol = *symbol;
         if (open_choice >= 0) {
           current->choice = open_choice;
           m_choices[open_choice].members.push_back(*symbol);
@@ -177,6 +206,9 @@ void KconfigIndex::add_file(const std::string& text, const std::string& relative
     }
     if (auto depends = depends_on(line)) {
       current->depends.push_back(std::move(*depends));
+    } else if (auto selected = select_line(line)) {
+      m_selects[selected->first].push_back(
+          {current_symbol, relative_path, line_no, std::move(selected->second)});
     } else if (is_prompt(line)) {
       current->has_prompt = true;
     }
@@ -187,6 +219,12 @@ const std::vector<SymbolDefinition>& KconfigIndex::definitions(const std::string
   static const std::vector<SymbolDefinition> k_none;
   auto it = m_symbols.find(symbol);
   return it == m_symbols.end() ? k_none : it->second;
+}
+
+const std::vector<SelectSite>& KconfigIndex::selected_by(const std::string& symbol) const {
+  static const std::vector<SelectSite> k_none;
+  auto it = m_selects.find(symbol);
+  return it == m_selects.end() ? k_none : it->second;
 }
 
 namespace {

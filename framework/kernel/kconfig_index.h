@@ -29,6 +29,15 @@ struct ChoiceDefinition {
   std::vector<std::string> members;
 };
 
+// A "select SYMBOL [if EXPR]" line: SELECTOR forces SYMBOL on when EXPR
+// holds (and SELECTOR is on), whatever SYMBOL's own prompt says.
+struct SelectSite {
+  std::string selector;
+  std::string file;  // relative to the source tree
+  int line = 0;
+  std::string condition;  // the "if" expression, "" when unconditional
+};
+
 class KconfigIndex {
  public:
   // Reads every file named Kconfig* below `source_tree`.
@@ -39,11 +48,14 @@ class KconfigIndex {
   bool knows(const std::string& symbol) const { return m_symbols.count(symbol) > 0; }
   const std::vector<SymbolDefinition>& definitions(const std::string& symbol) const;
   std::size_t size() const { return m_symbols.size(); }
+  // The symbols that select SYMBOL, in file order.
+  const std::vector<SelectSite>& selected_by(const std::string& symbol) const;
   const ChoiceDefinition& choice(int index) const { return m_choices.at(index); }
 
  private:
   std::map<std::string, std::vector<SymbolDefinition>> m_symbols;
   std::vector<ChoiceDefinition> m_choices;
+  std::map<std::string, std::vector<SelectSite>> m_selects;
 };
 
 // One line on why a requested value did not survive olddefconfig, e.g.

@@ -89,6 +89,9 @@ class KernelBuilds {
   virtual StepResult build(const BuildRequest& request) = 0;
   // The kernel built earlier for (target, commit), if any.
   virtual std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const = 0;
+  // The checkout TARGET's kernels are built from (its Kconfig files and
+  // headers, for the coverage reasons); "" when there is none.
+  virtual std::filesystem::path source_dir(const Target&) const { return {}; }
 };
 
 class KernelBuilder : public KernelBuilds {
@@ -107,6 +110,9 @@ class KernelBuilder : public KernelBuilds {
   std::optional<KernelBuild> find(const Target& target, const git_oid& commit) const override;
 
   std::filesystem::path target_dir(const Target& target) const;
+  std::filesystem::path source_dir(const Target& target) const override {
+    return target_dir(target) / "src";
+  }
 
  private:
   struct Job;  // one request's facts, computed once (kernel_build.cc)

@@ -73,4 +73,8 @@ std::string plugin_argument(const PluginRequest& request) {
   return arg;
 }
 
+std::string cover_argument(const fs::path& plugin, const fs::path& file) {
+  return "file=" + plain_path(plugin) + ",cover=" + plain_path(file);
+}
+
 }  // namespace kseries::memcost

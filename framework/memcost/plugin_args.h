@@ -33,4 +33,8 @@ struct PluginRequest {
 // split (a comma in it).
 std::string plugin_argument(const PluginRequest& request);
 
+// "file=PLUGIN,cover=FILE": the plugin's cover mode (memcost/cover.c), which
+// writes every executed kernel address and its count to FILE at QEMU's exit.
+std::string cover_argument(const std::filesystem::path& plugin, const std::filesystem::path& file);
+
 }  // namespace kseries::memcost

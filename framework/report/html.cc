@@ -41,6 +41,9 @@ svg.strip { display: block; margin: .3em 0 .8em; }
 svg .plot-title { font: bold 12px sans-serif; } svg .label, svg .note { font: 11px sans-serif; }
 svg .tick { font: 10px sans-serif; fill: #57606a; } svg .grid { stroke: #eaeef2; }
 .muted { color: #57606a; }
+td.cov-executed { background: #dafbe1; } td.cov-compiled { background: #fff8c5; }
+td.cov-never-compiled { background: #ffebe9; } td.cov-no-code, td.cov-macro { color: #6e7781; }
+td.src { font-family: ui-monospace, monospace; white-space: pre; font-size: 12px; }
 )";
 
 std::string fixed(double value, int digits) {
@@ -303,7 +306,64 @@ class Page {
       if (!cell.session.is_null()) {
         session(cell, bad);
       }
+      if (cell.coverage.is_object()) {
+        coverage(cell);
+      }
     }
+  }
+
+  // The coverage stage: the summary, one line per coverage cell, and each
+  // changed line marked per cell (executed, compiled, never compiled),
+  // by file in the series' order; collapsed.
+  void coverage(const RunCell& cell) {
+    const json& c = cell.coverage;
+    const json summary = c.value("summary", json::object());
+    m_out += "<details><summary>coverage of the changed lines: " +
+             escape(summary.value("line", cell.summary)) + "</summary>\n<ul>\n";
+    std::vector<std::string> names;
+    for (const auto& one : c.value("cells", json::array())) {
+      names.push_back(one.value("cell", ""));
+      m_out += "<li>" + escape(one.value("line", "")) + "</li>\n";
+    }
+    m_out += "</ul>\n<table>\n<tr><th>patch</th><th>line</th><th>status</th>";
+    for (const auto& name : names) {
+      m_out += "<th>" + escape(name) + "</th>";
+    }
+    m_out += "<th>why</th><th>text</th></tr>\n";
+    std::string file;
+    for (const auto& line : c.value("lines", json::array())) {
+      if (!line.is_object()) {
+        continue;
+      }
+      const std::string status = line.value("status", "");
+      if (line.value("file", "") != file) {
+        file = line.value("file", "");
+        m_out += "<tr><th colspan=\"" + std::to_string(names.size() + 5) + "\">" + escape(file) +
+                 "</th></tr>\n";
+      }
+      const json executed = line.value("executed_in", json::array());
+      const json compiled = line.value("compiled_in", json::array());
+      m_out += "<tr><td class=\"num\">" + std::to_string(line.value("patch", 0)) +
+               "</td><td class=\"num\">" + std::to_string(line.value("line", 0)) +
+               "</td><td class=\"cov-" + escape(status) + "\">" + escape(status) + "</td>";
+      for (const auto& one : c.value("cells", json::array())) {
+        const std::string name = one.value("cell", "");
+        const std::string target = one.value("target", "");
+        const bool ran = std::find(executed.begin(), executed.end(), name) != executed.end();
+        const bool built = std::find(compiled.begin(), compiled.end(), target) != compiled.end();
+        const std::string mark = status == "no-code" || status == "macro" ? ""
+                                 : ran                                    ? "executed"
+                                 : built                                  ? "compiled"
+                                                                          : "never-compiled";
+        m_out += "<td class=\"cov-" + mark + "\">" + escape(mark) + "</td>";
+      }
+      const std::string why = line.contains("reason") && line["reason"].is_object()
+                                  ? line["reason"].value("key", "")
+                                  : line.value("note", "");
+      m_out += "<td>" + escape(why) + "</td><td class=\"src\">" + escape(line.value("text", "")) +
+               "</td></tr>\n";
+    }
+    m_out += "</table>\n</details>\n";
   }
 
   // A booted cell: its boots, its oracle verdicts, its comparison table.

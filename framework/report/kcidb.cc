@@ -97,6 +97,8 @@ class KcidbWriter {
     for (const auto& cell : m_run.cells) {
       if (const auto id = cell.id(); id && id->stage == results::Stage::k_per_patch) {
         add_per_patch_builds(cell);
+      } else if (id && id->stage == results::Stage::k_coverage) {
+        add_coverage(cell);
       } else if (!cell.test_case().empty()) {
         add_cell(cell);
       }
@@ -452,6 +454,56 @@ class KcidbWriter {
         m_tests.push_back(t);
       }
     }
+  }
+
+  // The coverage stage: per coverage cell a test on that cell's build,
+  // its number the changed lines it executed; on the first one's build the
+  // revision's share of changed lines executed (%), the stage's verdict.
+  void add_coverage(const RunCell& cell) {
+    const json& coverage = cell.coverage;
+    if (!coverage.is_object() || !coverage.contains("cells") || !coverage["cells"].is_array()) {
+      return;  // no coverage.json: the stage erred before writing one (its log says)
+    }
+    std::string first_build;
+    for (const auto& c : coverage["cells"]) {
+      if (!c.is_object() || !c.contains("target") || !c["target"].is_string()) {
+        continue;
+      }
+      const std::string id = checkout_id(cell.series) + ":" + clean(c["target"].get<std::string>());
+      if (!m_built_ids.count(id)) {
+        continue;  // its build is not in this report
+      }
+      first_build = first_build.empty() ? id : first_build;
+      const std::string name = clean(c.value("cell", ""));
+      json t = test(id, "coverage:" + path_part(name), "kseries.coverage.cell",
+                    c.value("cover_files", 0) > 0 ? "PASS" : "MISS");
+      t["number"] = {{"value", c.value("executed", 0)}, {"unit", "lines"}};
+      t["comment"] = clean(c.value("line", ""));
+      t["misc"] = {{"cell", name},
+                   {"changed", c.value("changed", 0)},
+                   {"compiled_not_run", c.value("compiled_not_run", 0)},
+                   {"never_compiled", c.value("never_compiled", 0)}};
+      m_tests.push_back(t);
+    }
+    if (first_build.empty()) {
+      return;
+    }
+    const json summary = coverage.value("summary", json::object());
+    const double changed = summary.value("changed", 0);
+    const double executed = summary.value("executed", 0);
+    json t = test(first_build, "coverage", "kseries.coverage", status_of(cell.status));
+    if (changed > 0) {
+      t["number"] = {{"value", 100.0 * executed / changed}, {"unit", "%"}};
+    }
+    t["duration"] = cell.seconds;
+    t["comment"] = clean(cell.summary);
+    t["misc"] = {{"cell", "coverage"},
+                 {"changed", summary.value("changed", 0)},
+                 {"executed", summary.value("executed", 0)},
+                 {"compiled_not_run", summary.value("compiled_not_run", 0)},
+                 {"never_compiled", summary.value("never_compiled", 0)},
+                 {"expected_failure", expected_failure(cell)}};
+    m_tests.push_back(t);
   }
 
   const RunRecord& m_run;

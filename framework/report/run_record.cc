@@ -28,6 +28,22 @@ nlohmann::json session_of(const fs::path& dir) {
   return json.is_discarded() ? nlohmann::json(nullptr) : json;
 }
 
+// The coverage stage's coverage.json in DIR, at most 64 MiB; null when
+// there is none or it is not a JSON object.
+nlohmann::json coverage_of(const fs::path& dir) {
+  std::error_code ec;
+  if (dir.empty() || !fs::is_regular_file(dir / "coverage.json", ec)) {
+    return nullptr;
+  }
+  bool truncated = false;
+  const std::string text = read_file_head(dir / "coverage.json", std::size_t{64} << 20, truncated);
+  if (truncated) {
+    return nullptr;
+  }
+  auto json = parse_json_text(text);
+  return json.is_discarded() || !json.is_object() ? nlohmann::json(nullptr) : json;
+}
+
 // A store written before cells kept their results.json: a console log says
 // the kernel was built and booted.
 bool booted_in(const fs::path& dir) {
@@ -82,6 +98,9 @@ RunRecord load_gate(const fs::path& run_dir) {
       cell.dir = dir;
     }
     cell.session = session_of(cell.dir);
+    if (const auto id = cell.id(); id && id->stage == results::Stage::k_coverage) {
+      cell.coverage = coverage_of(cell.dir);
+    }
     cell.booted = !cell.session.is_null() || booted_in(cell.dir);
     run.cells.push_back(std::move(cell));
   }

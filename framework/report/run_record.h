@@ -48,6 +48,9 @@ struct RunCell {
   std::filesystem::path dir;  // its logs ("" when it has none)
   nlohmann::json session;     // its results.json, or null
   bool booted = false;        // results.json, or a console log, in its directory
+  // The coverage stage's coverage.json (coverage/revision_coverage.h:
+  // "summary", "cells", "lines"), or null.
+  nlohmann::json coverage;
   // The cell as a value (results/cell_id.h); nullopt for a word no stage
   // writes.
   std::optional<results::CellId> id() const;

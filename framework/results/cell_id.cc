@@ -36,6 +36,8 @@ std::string CellId::to_string() const {
       return "checkpatch";
     case Stage::k_revision_regression:
       return "revision-regression";
+    case Stage::k_coverage:
+      return "coverage";
     case Stage::k_per_patch:
       return std::string(k_per_patch) + " " + target;
     case Stage::k_per_patch_timing:
@@ -55,6 +57,9 @@ std::optional<CellId> CellId::parse(std::string_view text) {
   }
   if (text == "revision-regression") {
     return revision_regression();
+  }
+  if (text == "coverage") {
+    return coverage();
   }
   const auto words = words_of(text);
   if (words.size() == 2 && words[0] == k_per_patch) {

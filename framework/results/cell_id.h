@@ -18,6 +18,7 @@ enum class Stage {
   k_per_patch_timing,     // "per-patch-timing TARGET CASE"
   k_revision_regression,  // "revision-regression"
   k_session,              // "TARGET CASE" (a matrix cell, or a boot's session)
+  k_coverage,             // "coverage" (the changed lines the coverage cells ran)
 };
 
 struct CellId {
@@ -31,6 +32,7 @@ struct CellId {
   static CellId apply() { return {Stage::k_apply}; }
   static CellId checkpatch() { return {Stage::k_checkpatch}; }
   static CellId revision_regression() { return {Stage::k_revision_regression}; }
+  static CellId coverage() { return {Stage::k_coverage}; }
   static CellId per_patch(std::string target) { return {Stage::k_per_patch, std::move(target)}; }
   static CellId per_patch_timing(std::string target, std::string test_case) {
     return {Stage::k_per_patch_timing, std::move(target), std::move(test_case)};

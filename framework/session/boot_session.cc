@@ -138,9 +138,16 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   if (spec.vm.clock == qemu::Clock::k_memory) {
     add_memory_plugin(boot, kernel, spec);  // before the cache key: it is in the argv
   }
+  if (spec.cover) {
+    const fs::path cover = boot.run_dir / (boot.name + ".cover");
+    std::error_code ec;
+    fs::remove(cover, ec);  // the plugin writes it at exit: no stale one read back
+    boot.plugins.push_back(memcost::cover_argument(memcost::plugin_path(), cover));
+  }
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
                   kernel.name + " " + spec.label);
-  const bool cacheable = spec.boot_cache && (spec.cache_every_kernel || is_baseline(kernel.role)) &&
+  const bool cacheable = spec.boot_cache && !spec.cover &&
+                         (spec.cache_every_kernel || is_baseline(kernel.role)) &&
                          qemu::counts_instructions(spec.vm.clock);
   const std::string key = cacheable ? spec.boot_cache->key(boot, vm.accel()) : "";
   auto reused =

@@ -38,6 +38,11 @@ struct SessionSpec {
   // The memory clock's models (the first is the clock's): non-empty under
   // qemu::Clock::k_memory.
   std::vector<cases::MemoryModel> memory_models;
+  // A coverage target's boots (its `coverage` feature): each boot loads the
+  // plugin's cover mode and leaves NAME.cover in the run directory, the
+  // executed addresses `kseries coverage` and the gate's coverage stage
+  // map onto the series' lines. Never cached (the cache keeps no cover file).
+  bool cover = false;
 };
 
 struct SessionResult {

@@ -1,5 +1,7 @@
 #include "session/session_runner.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "session/boot_session.h"
 #include "session/kernel_stage.h"
@@ -163,6 +165,15 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
     for (const auto& model : spec.memory_models) {
       status.progress("memory model " + model.label + ": " + memcost::describe(model.profile));
     }
+  }
+  // A coverage target's boots record what they execute, unless the memory
+  // plugin already runs (one plugin a boot: the case's ordering or clock).
+  const auto& features = request.target.features;
+  if (std::find(features.begin(), features.end(), "coverage") != features.end()) {
+    spec.cover = spec.vm.clock != qemu::Clock::k_memory;
+    status.progress(spec.cover ? "coverage: each boot writes the kernel addresses it executed "
+                                 "(the memcost plugin's cover mode) to RUN_DIR/ROLE-N.cover"
+                               : "coverage: no cover file (the memory plugin runs in this cell)");
   }
   spec.guest_cmdline = plan.guest_cmdline;
   spec.setups = plan.setups;

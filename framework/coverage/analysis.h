@@ -1,0 +1,59 @@
+#pragma once
+// One built kernel against a series' changed lines, end to end: its line
+// table, the cover files of its boots, its .config and tree for the
+// reasons, judged line by line. What `kseries coverage` prints and what
+// the gate's coverage stage (gate/gate.cc) merges over its coverage cells.
+
+#include <git2.h>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "coverage/changed_lines.h"
+#include "coverage/cover_file.h"
+#include "coverage/line_coverage.h"
+#include "git/store.h"
+#include "series/series.h"
+
+namespace kseries::coverage {
+
+// The changed lines of the first K patches of SERIES, and the text of each
+// file they sit in, read from TREE (the commit after those K patches).
+struct SeriesLines {
+  std::vector<ChangedLine> lines;
+  std::size_t k = 0;
+  std::set<std::string> paths;               // the files the lines at prefix K sit in
+  std::map<std::string, std::string> texts;  // path -> its text in TREE
+};
+SeriesLines series_lines(const Series& series, std::size_t k, git::Store& store,
+                         const git_oid& tree);
+
+struct KernelInput {
+  std::filesystem::path vmlinux;               // with a DWARF line table
+  std::vector<std::filesystem::path> modules;  // .ko files whose line tables count too
+  std::filesystem::path config;                // its .config ("" or missing: every symbol unset)
+  std::filesystem::path source;                // the tree it was built from ("": no Kconfig chains)
+  std::filesystem::path configs;               // kernel-configs: the targets that may set a symbol
+  std::string arch = "x86_64";
+  std::vector<CoverFile> cover;                // its boots' cover files (none: compiled only)
+  std::function<void(const std::string&)> progress = [](const std::string&) {};
+};
+
+struct KernelCoverage {
+  std::vector<LineVerdict> verdicts;  // point into the SeriesLines given
+  CoverageSummary summary;
+  std::size_t rows = 0;          // line-table rows in the changed files
+  std::size_t executed_pcs = 0;  // distinct executed addresses in the cover files
+};
+KernelCoverage analyse_kernel(const SeriesLines& lines, const KernelInput& input);
+
+// Reads PATH as a cover file; a file cut short is read as far as it goes
+// (PROGRESS says so).
+CoverFile read_cover_file(const std::filesystem::path& path,
+                          const std::function<void(const std::string&)>& progress);
+
+}  // namespace kseries::coverage

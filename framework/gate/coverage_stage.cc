@@ -1,0 +1,155 @@
+#include "gate/coverage_stage.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/error.h"
+#include "core/json_text.h"
+#include "coverage/revision_coverage.h"
+#include "kernel/target.h"
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The candidate's cover files of one cell (candidate-1.cover, ...): the
+// series' kernel, not the base's.
+std::vector<fs::path> cover_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return files;
+  }
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.rfind("candidate-", 0) == 0 &&
+        entry.path().extension() == ".cover") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// One coverage cell judged on its own; nullopt (WHY says) when its kernel
+// was never built.
+std::optional<coverage::CellLines> judge_cell(const CoverageCellRun& run,
+                                              const coverage::SeriesLines& lines,
+                                              const CoverageStageInput& input,
+                                              const kernel::KernelBuilds& builder, Status& status,
+                                              std::string& why) {
+  const auto target = kernel::load_target(input.configs, run.target);
+  const auto kernel = builder.find(target, input.tip);
+  if (!kernel) {
+    why = run.cell + ": no " + run.target + " kernel of the tip (the cell did not build it)";
+    return std::nullopt;
+  }
+  coverage::KernelInput kernel_input;
+  kernel_input.vmlinux = kernel->vmlinux;
+  kernel_input.config = kernel->config;
+  kernel_input.arch = kernel->arch;
+  kernel_input.source = builder.source_dir(target);
+  kernel_input.configs = input.configs;
+  kernel_input.progress = [&](const std::string& text) {
+    status.progress("coverage " + run.cell + ": " + text);
+  };
+  const auto files = cover_files(run.run_dir);
+  for (const auto& file : files) {
+    kernel_input.cover.push_back(coverage::read_cover_file(file, kernel_input.progress));
+  }
+  status.progress("coverage " + run.cell + ": " + kernel->vmlinux.string() + ", " +
+                  std::to_string(files.size()) + " cover file(s)");
+  coverage::CellLines cell;
+  cell.cell = run.cell;
+  cell.target = run.target;
+  cell.cover_files = files.size();
+  cell.coverage = coverage::analyse_kernel(lines, kernel_input);
+  return cell;
+}
+
+}  // namespace
+
+results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& store,
+                                   const kernel::KernelBuilds& builder, Status& status) {
+  const auto start = std::chrono::steady_clock::now();
+  results::CellResult cell{input.series_name,
+                           results::CellId::coverage().to_string(),
+                           results::Outcome::k_error,
+                           "",
+                           "",
+                           0,
+                           {}};
+  const auto lines =
+      coverage::series_lines(*input.series, input.series->patches.size(), store, input.tip);
+  std::vector<coverage::CellLines> judged;
+  std::vector<std::string> missing;
+  for (const auto& run : input.cells) {
+    std::string why;
+    if (auto one = judge_cell(run, lines, input, builder, status, why)) {
+      judged.push_back(std::move(*one));
+    } else {
+      missing.push_back(why);
+    }
+  }
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const bool any_cover = std::any_of(judged.begin(), judged.end(),
+                                     [](const auto& c) { return c.cover_files > 0; });
+  for (const auto& why : missing) {
+    cell.detail += why + "\n";
+  }
+  if (judged.empty() || !any_cover) {
+    cell.summary = judged.empty()
+                       ? "no coverage cell built its kernel: nothing to read"
+                       : "no coverage cell left a cover file (did its boots power off?): "
+                         "executed not known";
+    cell.seconds = seconds();
+    return cell;
+  }
+  const auto merged = coverage::merge_cells(std::move(judged));
+  fs::create_directories(input.out_dir);
+  const fs::path text_file = input.out_dir / "coverage.txt";
+  const fs::path json_file = input.out_dir / "coverage.json";
+  write_file(text_file, coverage::revision_coverage_text(merged));
+  nlohmann::json json = coverage::revision_coverage_json(merged);
+  json["series"] = input.series_name;
+  json["tree"] = git::to_hex(input.tip);
+  write_file(json_file, json_text(json));
+  cell.properties["run_dir"] = input.out_dir.string();
+  cell.properties["coverage_json"] = json_file.string();
+  cell.properties["coverage_text"] = text_file.string();
+  cell.properties["coverage.changed"] = std::to_string(merged.summary.changed);
+  cell.properties["coverage.executed"] = std::to_string(merged.summary.executed);
+  std::string cells_text;
+  for (const auto& line : coverage::cell_lines_text(merged)) {
+    cells_text += line + "\n";
+  }
+  cell.properties["coverage.cells"] = cells_text;
+  cell.summary = merged.summary_line;
+  cell.detail += cells_text + "per line: " + text_file.string() + "\n";
+  const auto failures = coverage::policy_failures(merged, input.matrix->coverage);
+  if (merged.summary.changed == 0) {
+    cell.status = results::Outcome::k_skip;
+    cell.summary = "not applicable: the series changes no line with code of its own (" +
+                   merged.summary_line + ")";
+  } else if (!failures.empty()) {
+    cell.status = results::Outcome::k_fail;
+    std::string first = failures.front();
+    cell.summary = first + (failures.size() > 1 ? " (and " + std::to_string(failures.size() - 1) +
+                                                      " more)"
+                                                : "");
+    for (const auto& failure : failures) {
+      cell.detail = failure + "\n" + cell.detail;
+    }
+  } else {
+    cell.status = results::Outcome::k_pass;
+  }
+  cell.seconds = seconds();
+  return cell;
+}
+
+}  // namespace kseries::run
