@@ -36,7 +36,8 @@ CoverFile read_cover_file(const fs::path& path,
                           const std::function<void(const std::string&)>& progress) {
   CoverFile file = parse_cover_text(read_file(path), path.string());
   if (!file.complete) {
-    progress("note: " + path.string() + " has no 'end' line (the run was cut short): read what it has");
+    progress("note: " + path.string() +
+             " has no 'end' line (the run was cut short): read what it has");
   }
   return file;
 }

@@ -39,7 +39,7 @@ struct KernelInput {
   std::filesystem::path source;                // the tree it was built from ("": no Kconfig chains)
   std::filesystem::path configs;               // kernel-configs: the targets that may set a symbol
   std::string arch = "x86_64";
-  std::vector<CoverFile> cover;                // its boots' cover files (none: compiled only)
+  std::vector<CoverFile> cover;  // its boots' cover files (none: compiled only)
   std::function<void(const std::string&)> progress = [](const std::string&) {};
 };
 

@@ -26,9 +26,8 @@ MergedLine merge_line(const std::vector<CellLines>& cells, std::size_t i) {
     const LineVerdict& verdict = cell.coverage.verdicts[i];
     const bool has_code =
         verdict.status == LineStatus::k_executed || verdict.status == LineStatus::k_compiled;
-    if (has_code &&
-        std::find(merged.compiled_in.begin(), merged.compiled_in.end(), cell.target) ==
-            merged.compiled_in.end()) {
+    if (has_code && std::find(merged.compiled_in.begin(), merged.compiled_in.end(), cell.target) ==
+                        merged.compiled_in.end()) {
       merged.compiled_in.push_back(cell.target);
     }
     if (verdict.status == LineStatus::k_executed) {
@@ -40,7 +39,7 @@ MergedLine merge_line(const std::vector<CellLines>& cells, std::size_t i) {
     compiled = compiled ? compiled : (has_code ? &verdict : nullptr);
     never = never ? never : (verdict.status == LineStatus::k_never_compiled ? &verdict : nullptr);
   }
-  const LineVerdict* chosen = executed ? executed
+  const LineVerdict* chosen = executed   ? executed
                               : compiled ? compiled
                               : never    ? never
                                          : &cells.front().coverage.verdicts[i];
@@ -220,8 +219,7 @@ void add_policy_line(CoveragePolicy& policy, const std::string& text, const std:
     const std::string value(line.substr(4));
     char* end = nullptr;
     const double percent = std::strtod(value.c_str(), &end);
-    if (value.empty() || end != value.c_str() + value.size() || !(percent >= 0) ||
-        percent > 100) {
+    if (value.empty() || end != value.c_str() + value.size() || !(percent >= 0) || percent > 100) {
       throw bad("'" + value + "' is not a percentage from 0 to 100");
     }
     policy.min_percent = percent;
@@ -251,8 +249,8 @@ std::vector<std::string> policy_failures(const RevisionCoverage& coverage,
   std::vector<std::string> out;
   const auto& summary = coverage.summary;
   if (policy.min_percent && summary.changed > 0) {
-    const double percent = 100.0 * static_cast<double>(summary.executed) /
-                           static_cast<double>(summary.changed);
+    const double percent =
+        100.0 * static_cast<double>(summary.executed) / static_cast<double>(summary.changed);
     if (percent < *policy.min_percent) {
       char text[160];
       std::snprintf(text, sizeof text,
@@ -276,9 +274,8 @@ std::vector<std::string> policy_failures(const RevisionCoverage& coverage,
         missed.push_back(merged.verdict);
       }
     }
-    const std::string name = "coverage: require " + range.file + ":" +
-                             std::to_string(range.first) + "-" + std::to_string(range.last) +
-                             " (" + range.where + ")";
+    const std::string name = "coverage: require " + range.file + ":" + std::to_string(range.first) +
+                             "-" + std::to_string(range.last) + " (" + range.where + ")";
     if (in_range == 0) {
       out.push_back(name + ": no changed line with code there (the policy checks nothing)");
     } else if (!missed.empty()) {

@@ -95,8 +95,8 @@ TEST(RevisionCoverageTest, CompiledSomewhereButRunNowhereIsCompiled) {
               {f.verdict(0, LineStatus::k_compiled), f.verdict(1, LineStatus::k_no_code),
                f.verdict(2, LineStatus::k_compiled)})});
   EXPECT_EQ(merged.lines[0].verdict.status, LineStatus::k_compiled);
-  EXPECT_FALSE(merged.lines[0].verdict.reason && merged.lines[0].verdict.status ==
-                                                     LineStatus::k_never_compiled);
+  EXPECT_FALSE(merged.lines[0].verdict.reason &&
+               merged.lines[0].verdict.status == LineStatus::k_never_compiled);
   EXPECT_EQ(merged.lines[1].verdict.status, LineStatus::k_no_code);
   EXPECT_EQ(merged.lines[2].compiled_in, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(merged.summary.executed, 0u);
@@ -142,8 +142,7 @@ TEST(CoveragePolicyTest, FailsARevisionBelowTheMinimumOrMissingARequiredLine) {
   add_policy_line(policy, "min=70", "m:1");
   auto failures = policy_failures(merged, policy);
   ASSERT_EQ(failures.size(), 1u);
-  EXPECT_EQ(failures[0],
-            "coverage: min=70: 2 of 3 changed lines executed (66.7 %), below 70 %");
+  EXPECT_EQ(failures[0], "coverage: min=70: 2 of 3 changed lines executed (66.7 %), below 70 %");
   CoveragePolicy require;
   add_policy_line(require, "require mm/mm_init.c:10-20", "m:2");
   EXPECT_TRUE(policy_failures(merged, require).empty());

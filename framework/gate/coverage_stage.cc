@@ -97,8 +97,8 @@ results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& 
   const auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const bool any_cover = std::any_of(judged.begin(), judged.end(),
-                                     [](const auto& c) { return c.cover_files > 0; });
+  const bool any_cover =
+      std::any_of(judged.begin(), judged.end(), [](const auto& c) { return c.cover_files > 0; });
   for (const auto& why : missing) {
     cell.detail += why + "\n";
   }
@@ -139,9 +139,9 @@ results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& 
   } else if (!failures.empty()) {
     cell.status = results::Outcome::k_fail;
     std::string first = failures.front();
-    cell.summary = first + (failures.size() > 1 ? " (and " + std::to_string(failures.size() - 1) +
-                                                      " more)"
-                                                : "");
+    cell.summary =
+        first +
+        (failures.size() > 1 ? " (and " + std::to_string(failures.size() - 1) + " more)" : "");
     for (const auto& failure : failures) {
       cell.detail = failure + "\n" + cell.detail;
     }

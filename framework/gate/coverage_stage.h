@@ -23,8 +23,8 @@
 namespace kseries::run {
 
 struct CoverageCellRun {
-  std::string cell;    // "pmem-coverage memmap-equivalence"
-  std::string target;  // "pmem-coverage"
+  std::string cell;               // "pmem-coverage memmap-equivalence"
+  std::string target;             // "pmem-coverage"
   std::filesystem::path run_dir;  // where its boots left ROLE-N.cover
 };
 

@@ -199,6 +199,34 @@ std::vector<PatchPairing> pair_patches(const std::vector<RevisionPatch>& from,
   return out;
 }
 
+namespace {
+
+std::optional<CoverageFigures> coverage_of(const std::vector<results::CellResult>& cells,
+                                           const std::string& series) {
+  for (const auto& c : cells) {
+    if (c.series != series || c.cell != results::CellId::coverage().to_string()) {
+      continue;
+    }
+    const auto executed = c.properties.find("coverage.executed");
+    const auto changed = c.properties.find("coverage.changed");
+    if (executed == c.properties.end() || changed == c.properties.end()) {
+      return std::nullopt;
+    }
+    try {
+      return CoverageFigures{std::stoul(executed->second), std::stoul(changed->second)};
+    } catch (const std::exception&) {
+      return std::nullopt;  // a hand-edited gate.json
+    }
+  }
+  return std::nullopt;
+}
+
+std::string coverage_text(const CoverageFigures& figures) {
+  return std::to_string(figures.executed) + " of " + std::to_string(figures.changed);
+}
+
+}  // namespace
+
 std::vector<RevisionComparison> compare_revisions(const std::vector<GatedRevision>& revisions,
                                                   const std::vector<results::CellResult>& cells) {
   std::vector<std::string> families;
@@ -241,6 +269,8 @@ std::vector<RevisionComparison> compare_revisions(const std::vector<GatedRevisio
           comparison.cells.push_back({c.cell, c.status, std::nullopt});
         }
       }
+      comparison.from_coverage = coverage_of(cells, older.series);
+      comparison.to_coverage = coverage_of(cells, newer.series);
       comparisons.push_back(std::move(comparison));
     }
   }
@@ -273,6 +303,10 @@ std::string render_comparison(const RevisionComparison& comparison) {
     std::string transition = status_text(c.from) + " -> " + status_text(c.to);
     transition.resize(16, ' ');
     out << "  " << (c.changed() ? "! " : "  ") << transition << c.cell << "\n";
+  }
+  if (comparison.from_coverage && comparison.to_coverage) {
+    out << "  coverage: " << coverage_text(*comparison.from_coverage) << " -> "
+        << coverage_text(*comparison.to_coverage) << " changed lines executed\n";
   }
   out << report::render_revision_timings(comparison.timings);
   return out.str();
@@ -323,6 +357,14 @@ nlohmann::json comparisons_json(const std::vector<RevisionComparison>& compariso
                    {"patches", std::move(patches)},
                    {"cells", std::move(cells)},
                    {"timing", std::move(timings)}});
+    if (comparison.from_coverage && comparison.to_coverage) {
+      out.back()["coverage"] = {{"from",
+                                 {{"executed", comparison.from_coverage->executed},
+                                  {"changed", comparison.from_coverage->changed}}},
+                                {"to",
+                                 {{"executed", comparison.to_coverage->executed},
+                                  {"changed", comparison.to_coverage->changed}}}};
+    }
   }
   return out;
 }

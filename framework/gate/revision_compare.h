@@ -61,6 +61,12 @@ struct CellTransition {
   bool changed() const { return from != to; }
 };
 
+// The coverage stage's figures of one revision (its cell's properties).
+struct CoverageFigures {
+  std::size_t executed = 0;
+  std::size_t changed = 0;  // counted changed lines
+};
+
 struct RevisionComparison {
   std::string family;
   std::string from;  // series names
@@ -74,6 +80,8 @@ struct RevisionComparison {
   // The newer revision's timing against the older one's, where both ran a
   // timing cell (filled by the gate from the cells' samples).
   std::vector<report::RevisionTiming> timings;
+  // Changed lines executed, where both revisions ran the coverage stage.
+  std::optional<CoverageFigures> from_coverage, to_coverage;
   std::size_t count(PatchChange change) const;
 };
 

@@ -192,6 +192,20 @@ TEST(CompareRevisionsTest, ToySeriesV1ToV2) {
   EXPECT_EQ(json[0]["cells"][1]["from"], "pass");
   EXPECT_EQ(json[0]["cells"][1]["to"], "fail");
   EXPECT_EQ(json[0]["cells"][1]["changed"], true);
+  EXPECT_FALSE(json[0].contains("coverage"));  // neither ran the coverage stage
+
+  // With the coverage stage in both: the change of changed lines executed.
+  auto covered = cells;
+  covered.push_back(cell("toy/v1", "coverage", results::Outcome::k_pass));
+  covered.back().properties = {{"coverage.executed", "60"}, {"coverage.changed", "74"}};
+  covered.push_back(cell("toy/v2", "coverage", results::Outcome::k_pass));
+  covered.back().properties = {{"coverage.executed", "62"}, {"coverage.changed", "80"}};
+  const auto with = compare_revisions({older, newer}, covered);
+  ASSERT_EQ(with.size(), 1u);
+  EXPECT_NE(render_comparison(with[0]).find("  coverage: 60 of 74 -> 62 of 80 changed lines "
+                                            "executed\n"),
+            std::string::npos);
+  EXPECT_EQ(comparisons_json(with)[0]["coverage"]["to"]["changed"], 80);
 }
 
 TEST(CompareRevisionsTest, OnlyRevisionsOfOneSeriesAreCompared) {
