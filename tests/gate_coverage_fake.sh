@@ -101,6 +101,16 @@ expect_exit 2 "$KSERIES" gate "${common[@]}" --matrix nocell
 expect_grep "nocell.matrix:2: a coverage policy, but no cell of this matrix has a coverage target" "$TMP/err"
 [ -z "$(sed -n 's/^run directory //p' "$TMP/out")" ] || fail "a refused matrix started a run"
 
+# kseries boot on the coverage target writes the cover file too; --no-cover
+# (to measure what the cover mode costs) does not.
+expect_exit 0 "$KSERIES" boot "${common[@]}" --target toycov --case demo
+boot_run=$(sed -n 's/^run directory //p' "$TMP/out")
+ls "$boot_run"/*candidate-1.cover >/dev/null 2>&1 || ls "$boot_run"/*/candidate-1.cover >/dev/null ||
+  fail "kseries boot on a coverage target wrote no cover file ($boot_run)"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --target toycov --case demo --no-cover
+boot_run=$(sed -n 's/^run directory //p' "$TMP/out")
+[ -z "$(find "$boot_run" -name '*.cover')" ] || fail "--no-cover wrote a cover file"
+
 # No cover file (QEMU killed before its exit wrote it): an error, never a pass.
 FAKE_QEMU_COVER=none expect_exit 1 "$KSERIES" gate "${common[@]}" --matrix toy
 expect_grep "error  coverage: no coverage cell left a cover file" "$TMP/out"

@@ -181,6 +181,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
       "make -j when a kernel must be built")(
+      "no-cover",
+      "on a coverage target, boot without the plugin's cover mode (no ROLE-N.cover: "
+      "what the cover mode costs, side by side)")(
       "keep-bulk",
       "keep each boot's bulk disk (<boot>.bulk.img, 256 MiB sparse) in the run "
       "directory after its dumps are read (debugging)")(
@@ -234,6 +237,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   }
   request.run_dir = context.workdir().new_run("boot");
   request.keep_bulk = vm.count("keep-bulk") > 0;
+  request.cover = vm.count("no-cover") == 0;
   request.reuse_baseline_boots = vm.count("reuse-base-boots") > 0;
   request.reuse_every_boot = vm.count("reuse-boots") > 0;
   // A case skipped on this target builds nothing: the kernels are only

@@ -72,6 +72,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   request.testcases = testcases_dir(vm);
   request.matrix = run::load_matrix(request.configs / "matrices", vm["matrix"].as<std::string>());
   run::check_matrix(request.matrix, request.configs, request.testcases);
+  run::resolve_coverage_targets(request.matrix, request.configs);
   for (const auto& series : request.series) {
     run::load_expectations(series);  // a malformed or empty expect file: exit 2 now, not later
   }

@@ -38,9 +38,9 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
   for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
     series.push_back(fs::absolute(resolve_series_input(context, vm, s).path));
   }
-  const auto matrix =
-      run::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());
+  auto matrix = run::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());
   run::check_matrix(matrix, configs_dir(vm), std::nullopt);  // plan has no --testcases
+  run::resolve_coverage_targets(matrix, configs_dir(vm));
   const auto plan = run::make_plan(matrix, run::load_plan_series(series), vm["shards"].as<int>());
   report::write_report(vm["json"].as<std::string>(), json_text(run::plan_json(plan)));
   int empty = 0;

@@ -109,6 +109,7 @@ KernelCoverage analyse_kernel(const SeriesLines& lines, const KernelInput& input
     facts.macros.scan(input.source, macros, lines.paths);
   }
   facts.targets = matrix_targets(input.configs);
+  facts.matrix = input.matrix;
   const ReasonFinder reasons(facts);
 
   CoverageInput request;

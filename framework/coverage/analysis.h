@@ -38,6 +38,7 @@ struct KernelInput {
   std::filesystem::path config;                // its .config ("" or missing: every symbol unset)
   std::filesystem::path source;                // the tree it was built from ("": no Kconfig chains)
   std::filesystem::path configs;               // kernel-configs: the targets that may set a symbol
+  std::set<std::string> matrix;                // the matrix's targets (empty: all of configs)
   std::string arch = "x86_64";
   std::vector<CoverFile> cover;  // its boots' cover files (none: compiled only)
   std::function<void(const std::string&)> progress = [](const std::string&) {};

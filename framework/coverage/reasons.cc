@@ -437,10 +437,23 @@ std::optional<NeverCompiled> ReasonFinder::explain(
           }
         }
       }
-      line += setters.empty() ? ": no target of this matrix sets it"
+      std::vector<std::string> outside;
+      if (!m_facts.matrix.empty()) {
+        std::erase_if(setters, [&](const std::string& target) {
+          const bool out = !m_facts.matrix.count(target);
+          if (out) {
+            outside.push_back(target);
+          }
+          return out;
+        });
+      }
+      const std::string elsewhere =
+          outside.empty() ? "" : " (" + joined(outside, ", ") + " would, outside it)";
+      line += setters.empty() ? ": no target of this matrix sets it" + elsewhere
                               : ": set by target " + joined(setters, ", ");
       if (verdict.empty() || key_name.empty()) {
-        verdict = setters.empty() ? "no target" : "target " + joined(setters, ", ");
+        verdict = setters.empty() ? "no target of this matrix" + elsewhere
+                                  : "target " + joined(setters, ", ");
       }
     } else if (!out.impossible) {
       out.impossible = true;

@@ -54,6 +54,10 @@ struct TreeFacts {
   // Every target of the matrix (name -> its fragments' requests), for
   // "set by target T".
   std::map<std::string, std::vector<kernel::ConfigRequest>> targets;
+  // The targets of the matrix being judged (the gate's); empty: every
+  // target counts. A setter outside it is named as such ("no target of
+  // this matrix (section-in-page-flags would, outside it)").
+  std::set<std::string> matrix;
 };
 
 struct NeverCompiled {

@@ -173,6 +173,12 @@ TEST(ReasonsTest, ASymbolATargetSetsNamesTheTarget) {
   ASSERT_TRUE(reason);
   EXPECT_FALSE(reason->impossible);
   EXPECT_EQ(reason->key, "KASAN: target kasan");
+  // Judged for a matrix without kasan: the target is named, outside it.
+  TreeFacts in_matrix = seed_facts(kconfig);
+  in_matrix.matrix = {"pmem", "section-in-page-flags"};
+  const auto outside = ReasonFinder(in_matrix).explain(source.conditions(13));
+  ASSERT_TRUE(outside);
+  EXPECT_EQ(outside->key, "KASAN: no target of this matrix (kasan would, outside it)");
   EXPECT_FALSE(finder.explain(source.conditions(15)));  // !KASAN holds here
   EXPECT_FALSE(finder.explain(source.conditions(9)));   // the #else branch is compiled
   // An undecided condition alone explains nothing.
@@ -228,7 +234,7 @@ TEST(ReasonsTest, ASymbolTheArchitectureSelectsCannotBeTurnedOff) {
   const auto optional = finder.explain(source.conditions(5));
   ASSERT_TRUE(optional);
   EXPECT_FALSE(optional->impossible) << optional->key;
-  EXPECT_EQ(optional->key, "optional_thing: no target");
+  EXPECT_EQ(optional->key, "optional_thing: no target of this matrix");
 }
 
 }  // namespace

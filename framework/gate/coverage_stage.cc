@@ -53,6 +53,15 @@ std::optional<coverage::CellLines> judge_cell(const CoverageCellRun& run,
   kernel_input.arch = kernel->arch;
   kernel_input.source = builder.source_dir(target);
   kernel_input.configs = input.configs;
+  for (const auto& c : input.matrix->cells) {
+    kernel_input.matrix.insert(c.target);
+  }
+  if (input.matrix->per_patch_target) {
+    kernel_input.matrix.insert(*input.matrix->per_patch_target);
+  }
+  if (input.matrix->per_patch_timing) {
+    kernel_input.matrix.insert(input.matrix->per_patch_timing->target);
+  }
   kernel_input.progress = [&](const std::string& text) {
     status.progress("coverage " + run.cell + ": " + text);
   };

@@ -158,6 +158,16 @@ std::vector<MatrixCell> coverage_cells(const Matrix& matrix, const fs::path& con
   return out;
 }
 
+void resolve_coverage_targets(Matrix& matrix, const fs::path& configs_dir) {
+  matrix.coverage_targets.clear();
+  for (const auto& cell : coverage_cells(matrix, configs_dir)) {
+    if (std::find(matrix.coverage_targets.begin(), matrix.coverage_targets.end(), cell.target) ==
+        matrix.coverage_targets.end()) {
+      matrix.coverage_targets.push_back(cell.target);
+    }
+  }
+}
+
 void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
                   const std::optional<fs::path>& testcases_dir) {
   std::set<std::string> features;

@@ -48,7 +48,10 @@ struct Matrix {
   std::vector<MatrixCell> cells;
   std::optional<RevisionRegressionPolicy> revision_regression;
   coverage::CoveragePolicy coverage;  // off when empty
-  int coverage_line = 0;              // its first line, for errors
+  // The targets of coverage_cells(), once resolve_coverage_targets() ran: a
+  // shard plan keeps their cells and the coverage stage on one shard.
+  std::vector<std::string> coverage_targets;
+  int coverage_line = 0;  // its first line, for errors
 };
 
 // NAME_OR_FILE: a name under MATRICES_DIR ("default" -> default.matrix), or
@@ -70,6 +73,9 @@ Matrix parse_matrix(const std::string& text, const std::filesystem::path& file);
 // plugin's cover mode, merged by the gate's coverage stage.
 std::vector<MatrixCell> coverage_cells(const Matrix& matrix,
                                        const std::filesystem::path& configs_dir);
+
+// Fills MATRIX.coverage_targets from CONFIGS_DIR.
+void resolve_coverage_targets(Matrix& matrix, const std::filesystem::path& configs_dir);
 
 void check_matrix(const Matrix& matrix, const std::filesystem::path& configs_dir,
                   const std::optional<std::filesystem::path>& testcases_dir);

@@ -150,9 +150,15 @@ Plan make_plan(const Matrix& matrix, std::vector<PlanSeries> series, int shards)
     add_cell(job_for(plan.jobs, "target " + *matrix.per_patch_target), plan.cells,
              results::CellId::per_patch(*matrix.per_patch_target).to_string());
   }
+  // The coverage cells and the stage that reads their cover files: one job.
+  const auto& covered = matrix.coverage_targets;
   for (const auto& cell : matrix.cells) {
-    add_cell(job_for(plan.jobs, "target " + cell.target), plan.cells,
+    const bool coverage = std::find(covered.begin(), covered.end(), cell.target) != covered.end();
+    add_cell(job_for(plan.jobs, coverage ? "coverage" : "target " + cell.target), plan.cells,
              results::CellId::session(cell.target, cell.test_case).to_string());
+  }
+  if (!covered.empty()) {
+    add_cell(job_for(plan.jobs, "coverage"), plan.cells, results::CellId::coverage().to_string());
   }
   assign(plan.jobs, shards);
   plan.id = fingerprint(identity_text(plan));

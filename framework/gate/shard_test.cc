@@ -53,6 +53,25 @@ TEST(ShardTest, OneJobPerTargetPlusTheSeriesJobEveryCellOnce) {
   EXPECT_EQ(plan.shard_of("pmem no-such-case"), 0);
 }
 
+// The coverage cells and the coverage stage that reads their cover files
+// run on one shard, whichever targets they boot.
+TEST(ShardTest, TheCoverageCellsAndTheirStageAreOneJob) {
+  TempDir dir;
+  Matrix matrix = parse_matrix(
+      "cell: pmem memmap-timing\ncell: pmem-coverage memmap-equivalence\n"
+      "cell: kasan-coverage memmap-equivalence\n",
+      "m/c.matrix");
+  resolve_coverage_targets(matrix, testing::source_dir() / "kernel-configs");
+  EXPECT_EQ(matrix.coverage_targets, (std::vector<std::string>{"pmem-coverage", "kasan-coverage"}));
+  const auto plan = make_plan(matrix, load_plan_series({dir / "demo"}), 3);
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  EXPECT_EQ(plan.jobs[2].id, "coverage");
+  EXPECT_EQ(plan.jobs[2].cells,
+            (std::vector<std::string>{"pmem-coverage memmap-equivalence",
+                                      "kasan-coverage memmap-equivalence", "coverage"}));
+  EXPECT_EQ(plan.shard_of("coverage"), plan.shard_of("kasan-coverage memmap-equivalence"));
+}
+
 TEST(ShardTest, TheJobsFollowFromTheMatrixAloneNotTheSeries) {
   // What lets `gate --shard` take its share before it loads (names) any
   // series: each series source is read once, by the gate.

@@ -169,7 +169,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   // A coverage target's boots record what they execute, unless the memory
   // plugin already runs (one plugin a boot: the case's ordering or clock).
   const auto& features = request.target.features;
-  if (std::find(features.begin(), features.end(), "coverage") != features.end()) {
+  if (std::find(features.begin(), features.end(), "coverage") != features.end() && request.cover) {
     spec.cover = spec.vm.clock != qemu::Clock::k_memory;
     status.progress(spec.cover ? "coverage: each boot writes the kernel addresses it executed "
                                  "(the memcost plugin's cover mode) to RUN_DIR/ROLE-N.cover"

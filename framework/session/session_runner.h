@@ -40,6 +40,7 @@ struct SessionRequest {
   std::optional<std::chrono::seconds> timeout;
   std::filesystem::path run_dir;
   bool keep_bulk = false;  // keep each boot's bulk disk once read (to debug a dump)
+  bool cover = true;       // a coverage target's boots load the plugin's cover mode
   // Reuse baseline boots under icount from WORKDIR/boot-cache (session/boot_cache.h);
   // with reuse_every_boot the series' boots too.
   bool reuse_baseline_boots = false;
