@@ -114,23 +114,29 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   StderrStatus status;
   const auto result = run::run_gate(request, services, status);
 
+  return finish_gate(result, request.run_dir,
+                     request.share
+                         ? "shard " + vm["shard"].as<std::string>() + " of plan " + result.plan_id +
+                               ": its cells only; `kseries merge` every shard\n"
+                         : "",
+                     vm);
+}
+
+int finish_gate(const run::GateResult& result, const fs::path& run_dir, const std::string& trailer,
+                const po::variables_map& vm) {
   const std::string text =
-      run::render_gate(result) +
-      (request.share ? "shard " + vm["shard"].as<std::string>() + " of plan " + result.plan_id +
-                           ": its cells only; `kseries merge` every shard\n"
-                     : "") +
-      "run directory " + request.run_dir.string() + "\n";
+      run::render_gate(result) + trailer + "run directory " + run_dir.string() + "\n";
   text_report_stream(vm) << printable_text(text);
-  write_new_file(request.run_dir / "gate.txt", printable_text(text));
+  write_new_file(run_dir / "gate.txt", printable_text(text));
   const auto suites = gate_junit_suites(result);
-  report::write_junit(request.run_dir / "junit.xml", suites);
+  report::write_junit(run_dir / "junit.xml", suites);
   if (vm.count("junit")) {
     report::write_junit(vm["junit"].as<std::string>(), suites);
   }
   if (vm.count("json")) {
-    report::write_report(vm["json"].as<std::string>(), read_file(request.run_dir / "gate.json"));
+    report::write_report(vm["json"].as<std::string>(), read_file(run_dir / "gate.json"));
   }
-  write_run_reports(request.run_dir, vm);
+  write_run_reports(run_dir, vm);
   if (result.interrupted) {
     return static_cast<int>(ExitCode::k_interrupted);
   }

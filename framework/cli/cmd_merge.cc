@@ -42,22 +42,11 @@ int run_merge(Context& context, const std::vector<std::string>& args) {
   const fs::path run_dir = context.workdir().new_run("merge");
 
   run::write_merged_store(merged, run_dir);  // the gate's own gate.json
-  const std::string text = run::render_gate(merged.gate) + "merged " + std::to_string(dirs.size()) +
-                           " shard(s) of plan " + merged.plan.id + " (matrix " +
-                           merged.plan.matrix + ", base " + merged.base + ")\nrun directory " +
-                           run_dir.string() + "\n";
-  text_report_stream(vm) << printable_text(text);
-  write_new_file(run_dir / "gate.txt", printable_text(text));
-  const auto suites = gate_junit_suites(merged.gate);
-  report::write_junit(run_dir / "junit.xml", suites);
-  if (vm.count("junit")) {
-    report::write_junit(vm["junit"].as<std::string>(), suites);
-  }
-  if (vm.count("json")) {
-    report::write_report(vm["json"].as<std::string>(), read_file(run_dir / "gate.json"));
-  }
-  write_run_reports(run_dir, vm);
-  return merged.gate.ok ? 0 : static_cast<int>(ExitCode::k_check_failed);
+  return finish_gate(merged.gate, run_dir,
+                     "merged " + std::to_string(dirs.size()) + " shard(s) of plan " +
+                         merged.plan.id + " (matrix " + merged.plan.matrix + ", base " +
+                         merged.base + ")\n",
+                     vm);
 }
 
 }  // namespace kseries::cli
