@@ -22,6 +22,7 @@ MergedLine merge_line(const std::vector<CellLines>& cells, std::size_t i) {
   const LineVerdict* executed = nullptr;
   const LineVerdict* compiled = nullptr;
   const LineVerdict* never = nullptr;
+  const LineVerdict* uncounted = nullptr;  // no code of its own, or a macro's line
   for (const auto& cell : cells) {
     const LineVerdict& verdict = cell.coverage.verdicts[i];
     const bool has_code =
@@ -38,14 +39,37 @@ MergedLine merge_line(const std::vector<CellLines>& cells, std::size_t i) {
     }
     compiled = compiled ? compiled : (has_code ? &verdict : nullptr);
     never = never ? never : (verdict.status == LineStatus::k_never_compiled ? &verdict : nullptr);
+    uncounted = uncounted || counted(verdict.status) ? uncounted : &verdict;
   }
-  const LineVerdict* chosen = executed   ? executed
-                              : compiled ? compiled
-                              : never    ? never
-                                         : &cells.front().coverage.verdicts[i];
+  // A line one kernel shows has no code of its own (its code is credited
+  // to another line) is not counted because another kernel compiled its
+  // function out: it would count as never compiled there alone.
+  const LineVerdict* chosen = executed    ? executed
+                              : compiled  ? compiled
+                              : uncounted ? uncounted
+                              : never     ? never
+                                          : &cells.front().coverage.verdicts[i];
   merged.verdict = *chosen;
   if (!executed && compiled) {
     merged.verdict.status = LineStatus::k_compiled;
+  }
+  if (chosen == never && merged.verdict.reason) {
+    // Never compiled anywhere: the first cell's reason, and where another
+    // cell (a target that sets the symbol, say) has a reason of its own,
+    // that one too ("KASAN: target kasan-coverage (on kasan-coverage: f():
+    // no code in this kernel)").
+    std::string others;
+    for (const auto& cell : cells) {
+      const auto& reason = cell.coverage.verdicts[i].reason;
+      if (reason && reason->key != merged.verdict.reason->key &&
+          others.find("on " + cell.target + ":") == std::string::npos) {
+        others +=
+            (others.empty() ? "" : "; ") + std::string("on ") + cell.target + ": " + reason->key;
+      }
+    }
+    if (!others.empty()) {
+      merged.verdict.reason->key += " (" + others + ")";
+    }
   }
   return merged;
 }

@@ -64,6 +64,17 @@ TEST(RevisionCoverageTest, MergesCompiledAndExecutedAcrossCells) {
             std::vector<std::string>{"pmem-coverage memmap-equivalence"});
   EXPECT_EQ(merged.lines[1].executed_in.size(), 2u);
   EXPECT_EQ(merged.lines[2].verdict.status, LineStatus::k_never_compiled);
+  EXPECT_EQ(merged.lines[2].verdict.reason->key, "WANT_PAGE_VIRTUAL: not possible");
+  // Never compiled in both cells for different reasons: both are said.
+  const auto two = merge_cells(
+      {f.cell("pmem x", "pmem",
+              {f.verdict(0, LineStatus::k_never_compiled, "KASAN: target kasan"),
+               f.verdict(1, LineStatus::k_executed), f.verdict(2, LineStatus::k_executed)}),
+       f.cell("kasan x", "kasan",
+              {f.verdict(0, LineStatus::k_never_compiled, "f(): no code in this kernel"),
+               f.verdict(1, LineStatus::k_executed), f.verdict(2, LineStatus::k_executed)})});
+  EXPECT_EQ(two.lines[0].verdict.reason->key,
+            "KASAN: target kasan (on kasan: f(): no code in this kernel)");
   EXPECT_EQ(merged.summary.changed, 3u);
   EXPECT_EQ(merged.summary.executed, 2u);
   EXPECT_EQ(merged.summary_line.substr(0, 43), "coverage: 2 of 3 changed lines executed; 1 ");
@@ -101,6 +112,23 @@ TEST(RevisionCoverageTest, CompiledSomewhereButRunNowhereIsCompiled) {
   EXPECT_EQ(merged.lines[2].compiled_in, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(merged.summary.executed, 0u);
   EXPECT_EQ(merged.summary.compiled, 2u);
+}
+
+// pmem: the line has no code of its own (its code is credited to another
+// line); kasan: its function is compiled out. Not counted, not "never
+// compiled" on kasan's word alone.
+TEST(RevisionCoverageTest, NoCodeOfItsOwnSomewhereIsNotCountedAsNeverCompiled) {
+  const Fixture f;
+  const auto merged = merge_cells(
+      {f.cell("pmem x", "pmem",
+              {f.verdict(0, LineStatus::k_no_code), f.verdict(1, LineStatus::k_executed),
+               f.verdict(2, LineStatus::k_executed)}),
+       f.cell("kasan x", "kasan",
+              {f.verdict(0, LineStatus::k_never_compiled, "f(): no code in this kernel"),
+               f.verdict(1, LineStatus::k_executed), f.verdict(2, LineStatus::k_executed)})});
+  EXPECT_EQ(merged.lines[0].verdict.status, LineStatus::k_no_code);
+  EXPECT_EQ(merged.summary.changed, 2u);
+  EXPECT_EQ(merged.summary.never_compiled, 0u);
 }
 
 TEST(RevisionCoverageTest, CellsOfDifferentLinesAreRefused) {
