@@ -565,6 +565,15 @@ class SeriesGate {
       }
       input.cells.push_back({name, matrix_cell.target, dir});
     }
+    // The policy decides the verdict too: a resumed gate with another one judges again.
+    const auto& policy = m_request.matrix.coverage;
+    if (policy.min_percent) {
+      options += "min=" + std::to_string(*policy.min_percent) + " ";
+    }
+    for (const auto& range : policy.require) {
+      options += "require " + range.file + ":" + std::to_string(range.first) + "-" +
+                 std::to_string(range.last) + " ";
+    }
     if (reuse(cell_name, work_key(cell_name, tip, std::nullopt, std::nullopt, options))) {
       return;
     }
