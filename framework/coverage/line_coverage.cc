@@ -235,15 +235,19 @@ std::string line_table_text(const std::vector<LineVerdict>& verdicts) {
     } else if (verdict.reason) {
       detail = verdict.reason->key;
     }
-    std::string text = verdict.line->text;
-    if (text.size() > 60) {
-      text = text.substr(0, 57) + "...";
-    }
-    out += "  " + std::to_string(verdict.line->patch + 1) + " " + verdict.position.path + ":" +
-           std::to_string(verdict.position.line) + " " + status_name(verdict.status) +
-           (detail.empty() ? "" : " [" + detail + "]") + " | " + text + "\n";
+    out += verdict_line(verdict, detail);
   }
   return out;
+}
+
+std::string verdict_line(const LineVerdict& verdict, const std::string& detail) {
+  std::string text = verdict.line->text;
+  if (text.size() > 60) {
+    text = text.substr(0, 57) + "...";
+  }
+  return "  " + std::to_string(verdict.line->patch + 1) + " " + verdict.position.path + ":" +
+         std::to_string(verdict.position.line) + " " + status_name(verdict.status) +
+         (detail.empty() ? "" : " [" + detail + "]") + " | " + text + "\n";
 }
 
 nlohmann::json coverage_json(const std::vector<LineVerdict>& verdicts,

@@ -65,6 +65,8 @@ std::string line_ranges(const std::vector<LineVerdict>& verdicts, LineStatus sta
 
 // One line per changed line: "patch file:line status [detail] | text".
 std::string line_table_text(const std::vector<LineVerdict>& verdicts);
+// One line of it: "  patch file:line status [DETAIL] | text\n".
+std::string verdict_line(const LineVerdict& verdict, const std::string& detail);
 
 nlohmann::json coverage_json(const std::vector<LineVerdict>& verdicts,
                              const CoverageSummary& summary);

@@ -183,13 +183,7 @@ std::string revision_coverage_text(const RevisionCoverage& coverage) {
     if (verdict.status == LineStatus::k_never_compiled && verdict.reason) {
       detail = verdict.reason->key;
     }
-    std::string text = verdict.line->text;
-    if (text.size() > 60) {
-      text = text.substr(0, 57) + "...";
-    }
-    out += "  " + std::to_string(verdict.line->patch + 1) + " " + verdict.position.path + ":" +
-           std::to_string(verdict.position.line) + " " + status_name(verdict.status) +
-           (detail.empty() ? "" : " [" + detail + "]") + " | " + text + "\n";
+    out += verdict_line(verdict, detail);
   }
   return out;
 }
