@@ -279,200 +279,224 @@ ConditionValue ReasonFinder::evaluate(const std::string& expression,
   return evaluate_at(expression, overrides, 0);
 }
 
-std::optional<NeverCompiled> ReasonFinder::explain(
-    const std::vector<EnclosingCondition>& conditions) const {
+// What explain() works out for one line, step by step.
+struct ReasonFinder::Explanation {
   std::vector<const EnclosingCondition*> failing;
   std::vector<const EnclosingCondition*> undecided;
   std::set<std::string> needed_y;  // symbols currently y that true conditions read
   std::set<std::string> symbols;
   std::set<std::string> macros;
+  NeverCompiled out;
+  std::string key_name;
+  std::string verdict;
+
+  // Whether every failing condition holds under OVERRIDES.
+  bool all_hold(const ReasonFinder& finder,
+                const std::map<std::string, std::string>& overrides) const {
+    return std::all_of(failing.begin(), failing.end(), [&](const EnclosingCondition* condition) {
+      return finder.evaluate(condition->expression, overrides).value == true;
+    });
+  }
+};
+
+std::optional<NeverCompiled> ReasonFinder::explain(
+    const std::vector<EnclosingCondition>& conditions) const {
+  Explanation e;
   for (const auto& condition : conditions) {
     const ConditionValue value = evaluate(condition.expression);
     if (value.value == true) {
       for (const auto& symbol : value.symbols) {
         if (value_in(m_facts.config, {}, symbol) == "y") {
-          needed_y.insert(symbol);
+          e.needed_y.insert(symbol);
         }
       }
-      continue;
-    }
-    if (value.value == false) {
-      failing.push_back(&condition);
-      symbols.insert(value.symbols.begin(), value.symbols.end());
-      macros.insert(value.macros.begin(), value.macros.end());
+    } else if (value.value == false) {
+      e.failing.push_back(&condition);
+      e.symbols.insert(value.symbols.begin(), value.symbols.end());
+      e.macros.insert(value.macros.begin(), value.macros.end());
     } else {
-      undecided.push_back(&condition);
+      e.undecided.push_back(&condition);
     }
   }
   // Only a condition known false explains a missing row; an undecided one
   // (a value this reader cannot compute) is listed beside it.
-  if (failing.empty()) {
+  if (e.failing.empty()) {
     return std::nullopt;
   }
-  NeverCompiled out;
-  for (const auto* condition : failing) {
-    out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
-                          " (false here)");
+  for (const auto* condition : e.failing) {
+    e.out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
+                            " (false here)");
   }
-  for (const auto* condition : undecided) {
-    out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
-                          " (undecided here)");
+  for (const auto* condition : e.undecided) {
+    e.out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
+                            " (undecided here)");
   }
-  // A macro of the tree's own: where it is defined, and whether here. The
-  // ones that decide: defined (or not) instead, every failing condition holds.
-  auto all_hold = [&](const std::map<std::string, std::string>& overrides) {
-    bool holds = true;
-    for (const auto* condition : failing) {
-      holds = holds && evaluate(condition->expression, overrides).value == true;
+  for (const auto& macro : e.macros) {
+    explain_macro(macro, e);
+  }
+  for (const auto& symbol : e.symbols) {
+    explain_symbol(symbol, e);
+  }
+  if (e.key_name.empty() && !e.symbols.empty()) {
+    e.key_name = *e.symbols.begin();
+  }
+  if (e.verdict.empty()) {
+    e.verdict = e.symbols.empty() && e.macros.empty() ? "undecided condition"
+                                                      : "no single symbol decides it";
+  }
+  e.out.key = (e.key_name.empty() ? e.failing.front()->text : e.key_name) + ": " + e.verdict;
+  return std::move(e.out);
+}
+
+// A macro of the tree's own: where it is defined, and whether here. The
+// ones that decide: defined (or not) instead, every failing condition holds.
+void ReasonFinder::explain_macro(const std::string& macro, Explanation& e) const {
+  const auto now = evaluate("defined(" + macro + ")").value;
+  const bool decides = e.all_hold(*this, {{"#" + macro, now == true ? "" : "1"}});
+  const auto* definitions = m_facts.macros.find(macro);
+  if (!definitions || definitions->empty()) {
+    e.out.details.push_back(macro + ": defined nowhere in the tree's headers");
+    if (decides && now != true && e.key_name.empty()) {
+      e.key_name = macro;
+      e.verdict = "not possible (defined nowhere in the tree)";
+      e.out.impossible = true;
     }
-    return holds;
-  };
-  std::string key_name;
-  std::string verdict;
-  for (const auto& macro : macros) {
-    const auto now = evaluate("defined(" + macro + ")").value;
-    const bool decides = all_hold({{"#" + macro, now == true ? "" : "1"}});
-    const auto* definitions = m_facts.macros.find(macro);
-    if (!definitions || definitions->empty()) {
-      out.details.push_back(macro + ": defined nowhere in the tree's headers");
-      if (decides && now != true && key_name.empty()) {
-        key_name = macro;
-        verdict = "not possible (defined nowhere in the tree)";
-        out.impossible = true;
-      }
-      continue;
+    return;
+  }
+  std::vector<std::string> sites;
+  std::set<std::string> arches;
+  bool here = false;
+  for (const auto& definition : *definitions) {
+    std::string site = definition.file + ":" + std::to_string(definition.line);
+    std::vector<std::string> under;
+    for (const auto& condition : definition.conditions) {
+      under.push_back(condition.text);
     }
-    std::vector<std::string> sites;
-    std::set<std::string> arches;
-    bool here = false;
-    for (const auto& definition : *definitions) {
-      std::string site = definition.file + ":" + std::to_string(definition.line);
-      std::vector<std::string> under;
-      for (const auto& condition : definition.conditions) {
-        under.push_back(condition.text);
-      }
-      if (!under.empty()) {
-        site += " under " + joined(under, ", ");
-      }
-      sites.push_back(site);
+    if (!under.empty()) {
+      site += " under " + joined(under, ", ");
+    }
+    sites.push_back(site);
+    const std::string arch = arch_of(definition.file);
+    arches.insert(arch.empty() ? "(all)" : arch);
+    here = here || arch.empty() || arch == arch_dir();
+  }
+  e.out.details.push_back(macro + ": defined at " + joined(sites, "; "));
+  if (!decides) {
+    return;
+  }
+  if (!here && now != true) {
+    e.key_name = macro;
+    std::vector<std::string> list(arches.begin(), arches.end());
+    e.verdict = "not possible on " + m_facts.arch + " (only " + joined(list, ", ") + " define it)";
+    e.out.impossible = true;
+  } else if (e.key_name.empty()) {
+    e.key_name = macro;
+  }
+}
+
+// Why SYMBOL (off when WANTED is "", else on) cannot be had on this
+// architecture, appended to LINE; false when it can.
+bool ReasonFinder::impossible_symbol(const std::string& symbol, const std::string& wanted,
+                                     Explanation& e, std::string& line) const {
+  bool impossible = false;
+  if (m_facts.kconfig && m_facts.kconfig->knows(symbol)) {
+    bool declared_here = false;
+    for (const auto& definition : m_facts.kconfig->definitions(symbol)) {
       const std::string arch = arch_of(definition.file);
-      arches.insert(arch.empty() ? "(all)" : arch);
-      here = here || arch.empty() || arch == arch_dir();
-    }
-    out.details.push_back(macro + ": defined at " + joined(sites, "; "));
-    if (!decides) {
-      continue;
-    }
-    if (!here && now != true) {
-      key_name = macro;
-      std::vector<std::string> list(arches.begin(), arches.end());
-      verdict = "not possible on " + m_facts.arch + " (only " + joined(list, ", ") + " define it)";
-      out.impossible = true;
-    } else if (key_name.empty()) {
-      key_name = macro;
-    }
-  }
-  // The Kconfig symbols whose value alone would make every failing
-  // condition true, and whether a target could give it.
-  std::vector<std::string> fixes;
-  for (const auto& symbol : symbols) {
-    const std::string now = value_in(m_facts.config, {}, symbol);
-    const std::string wanted = now == "y" || now == "m" ? "" : "y";
-    if (!all_hold({{symbol, wanted}})) {
-      continue;
-    }
-    const std::string assignment = symbol + "=" + (wanted.empty() ? "n" : "y");
-    fixes.push_back(assignment);
-    std::string line =
-        "needs CONFIG_" + assignment + " (this kernel: " + (now.empty() ? "n" : now) + ")";
-    bool impossible = false;
-    if (m_facts.kconfig && m_facts.kconfig->knows(symbol)) {
-      const auto& definitions = m_facts.kconfig->definitions(symbol);
-      bool declared_here = false;
-      for (const auto& definition : definitions) {
-        const std::string arch = arch_of(definition.file);
-        declared_here = declared_here || arch.empty() || arch == arch_dir();
-        if (!definition.depends.empty()) {
-          out.details.push_back(symbol + " (" + definition.file + ":" +
+      declared_here = declared_here || arch.empty() || arch == arch_dir();
+      if (!definition.depends.empty()) {
+        e.out.details.push_back(symbol + " (" + definition.file + ":" +
                                 std::to_string(definition.line) + ") depends on " +
                                 joined(definition.depends, " && "));
-        }
       }
-      if (!declared_here && !wanted.empty()) {
+    }
+    if (!declared_here && !wanted.empty()) {
+      impossible = true;
+      line +=
+          ": not possible on " + m_facts.arch + " (declared only in other architectures' Kconfig)";
+    }
+    if (wanted.empty()) {
+      if (const auto site = forced_select(symbol)) {
         impossible = true;
-        line += ": not possible on " + m_facts.arch +
-                " (declared only in other architectures' Kconfig)";
+        line += ": not possible on " + m_facts.arch + " (CONFIG_" + symbol + "=y: " + *site + ")";
       }
-      if (wanted.empty()) {
-        if (const auto site = forced_select(symbol)) {
+    }
+  }
+  // A symbol the line needs too (an enclosing condition that holds) that
+  // depends on this one: turning this off turns that off.
+  for (const auto& other : e.needed_y) {
+    if (!wanted.empty() || !m_facts.kconfig || !m_facts.kconfig->knows(other)) {
+      continue;
+    }
+    for (const auto& definition : m_facts.kconfig->definitions(other)) {
+      for (const auto& depends : definition.depends) {
+        if (requires_symbol(depends, symbol)) {
           impossible = true;
-          line += ": not possible on " + m_facts.arch + " (CONFIG_" + symbol + "=y: " + *site + ")";
+          line += ": not possible on " + m_facts.arch + " with CONFIG_" + other + ", which (" +
+                  definition.file + ":" + std::to_string(definition.line) + ") depends on " +
+                  depends;
         }
       }
     }
-    // A symbol the line needs too (an enclosing condition that holds) that
-    // depends on this one: turning this off turns that off.
-    for (const auto& other : needed_y) {
-      if (!wanted.empty() || !m_facts.kconfig || !m_facts.kconfig->knows(other)) {
-        continue;
-      }
-      for (const auto& definition : m_facts.kconfig->definitions(other)) {
-        for (const auto& depends : definition.depends) {
-          if (requires_symbol(depends, symbol)) {
-            impossible = true;
-            line += ": not possible on " + m_facts.arch + " with CONFIG_" + other + ", which (" +
-                    definition.file + ":" + std::to_string(definition.line) + ") depends on " +
-                    depends;
-          }
-        }
+  }
+  return impossible;
+}
+
+// The targets that set SYMBOL as WANTED: "target a, b", or "no target of
+// this matrix" (naming the ones outside the matrix that would).
+std::string ReasonFinder::setters_of(const std::string& symbol, const std::string& wanted,
+                                     std::string& line) const {
+  std::vector<std::string> setters;
+  for (const auto& [target, requests] : m_facts.targets) {
+    for (const auto& request : requests) {
+      if (request.symbol == symbol && (request.value == (wanted.empty() ? "n" : "y") ||
+                                       (!wanted.empty() && request.value == "m"))) {
+        setters.push_back(target);
       }
     }
-    if (!impossible) {
-      std::vector<std::string> setters;
-      for (const auto& [target, requests] : m_facts.targets) {
-        for (const auto& request : requests) {
-          if (request.symbol == symbol && (request.value == (wanted.empty() ? "n" : "y") ||
-                                           (!wanted.empty() && request.value == "m"))) {
-            setters.push_back(target);
-          }
-        }
+  }
+  std::vector<std::string> outside;
+  if (!m_facts.matrix.empty()) {
+    std::erase_if(setters, [&](const std::string& target) {
+      const bool out = !m_facts.matrix.count(target);
+      if (out) {
+        outside.push_back(target);
       }
-      std::vector<std::string> outside;
-      if (!m_facts.matrix.empty()) {
-        std::erase_if(setters, [&](const std::string& target) {
-          const bool out = !m_facts.matrix.count(target);
-          if (out) {
-            outside.push_back(target);
-          }
-          return out;
-        });
-      }
-      const std::string elsewhere =
-          outside.empty() ? "" : " (" + joined(outside, ", ") + " would, outside it)";
-      line += setters.empty() ? ": no target of this matrix sets it" + elsewhere
-                              : ": set by target " + joined(setters, ", ");
-      if (verdict.empty() || key_name.empty()) {
-        verdict = setters.empty() ? "no target of this matrix" + elsewhere
-                                  : "target " + joined(setters, ", ");
-      }
-    } else if (!out.impossible) {
-      out.impossible = true;
-      verdict = line.substr(line.find(": not possible") + 2);
+      return out;
+    });
+  }
+  const std::string elsewhere =
+      outside.empty() ? "" : " (" + joined(outside, ", ") + " would, outside it)";
+  line += setters.empty() ? ": no target of this matrix sets it" + elsewhere
+                          : ": set by target " + joined(setters, ", ");
+  return setters.empty() ? "no target of this matrix" + elsewhere
+                         : "target " + joined(setters, ", ");
+}
+
+// A Kconfig symbol whose value alone would make every failing condition
+// true, and whether a target could give it.
+void ReasonFinder::explain_symbol(const std::string& symbol, Explanation& e) const {
+  const std::string now = value_in(m_facts.config, {}, symbol);
+  const std::string wanted = now == "y" || now == "m" ? "" : "y";
+  if (!e.all_hold(*this, {{symbol, wanted}})) {
+    return;
+  }
+  const std::string assignment = symbol + "=" + (wanted.empty() ? "n" : "y");
+  std::string line =
+      "needs CONFIG_" + assignment + " (this kernel: " + (now.empty() ? "n" : now) + ")";
+  if (!impossible_symbol(symbol, wanted, e, line)) {
+    const std::string setters = setters_of(symbol, wanted, line);
+    if (e.verdict.empty() || e.key_name.empty()) {
+      e.verdict = setters;
     }
-    if (key_name.empty()) {
-      key_name = symbol;
-    }
-    out.details.push_back(line);
+  } else if (!e.out.impossible) {
+    e.out.impossible = true;
+    e.verdict = line.substr(line.find(": not possible") + 2);
   }
-  if (key_name.empty() && !symbols.empty()) {
-    key_name = *symbols.begin();
+  if (e.key_name.empty()) {
+    e.key_name = symbol;
   }
-  if (verdict.empty()) {
-    verdict =
-        symbols.empty() && macros.empty() ? "undecided condition" : "no single symbol decides it";
-  }
-  out.key = (key_name.empty() ? failing.front()->text : key_name) + ": " + verdict;
-  return out;
+  e.out.details.push_back(line);
 }
 
 }  // namespace kseries::coverage

@@ -93,6 +93,13 @@ class ReasonFinder {
   // nullopt when none does.
   std::optional<std::string> forced_select(const std::string& symbol) const;
   bool forced_on(const std::string& symbol) const;
+  struct Explanation;
+  void explain_macro(const std::string& macro, Explanation& e) const;
+  void explain_symbol(const std::string& symbol, Explanation& e) const;
+  bool impossible_symbol(const std::string& symbol, const std::string& wanted, Explanation& e,
+                         std::string& line) const;
+  std::string setters_of(const std::string& symbol, const std::string& wanted,
+                         std::string& line) const;
 
   const TreeFacts& m_facts;
 };
