@@ -205,7 +205,7 @@ std::vector<fs::path> test_module_dirs(const fs::path& testcases) {
   return dirs;
 }
 
-int run_build(Context& context, const std::vector<std::string>& args) {
+po::options_description build_options() {
   po::options_description options("kseries build options");
   options.add_options()("target", po::value<std::string>()->default_value("pmem"),
                         "kernel target (kernel-configs/targets/<name>.target)")(
@@ -227,6 +227,52 @@ int run_build(Context& context, const std::vector<std::string>& args) {
                  "also write the JUnit XML report here ('-': stdout)");
   options.add(base_options());
   options.add(series_input_options());
+  return options;
+}
+
+// The commits to build: the base alone, the tip of the first UPTO patches,
+// or (--per-patch) every one of them.
+std::vector<Step> steps_to_build(Context& context, const po::variables_map& vm, const Base& base,
+                                 const std::vector<std::unique_ptr<Series>>& chain) {
+  std::vector<Step> steps;
+  const Series* top = chain.empty() ? nullptr : chain.back().get();
+  std::size_t upto = top ? top->patches.size() : 0;
+  if (top && vm.count("upto")) {
+    upto = std::min(upto, vm["upto"].as<std::size_t>());
+  }
+  if (!top) {
+    steps.push_back({"base", base.label, base.commit, 0});
+    return steps;
+  }
+  const auto applied = apply_series_or_fail(context, base, chain, upto);
+  const std::size_t first_top = applied.outcomes.size() - upto;
+  for (std::size_t i = first_top; i < applied.outcomes.size(); ++i) {
+    const auto& outcome = applied.outcomes[i];
+    const bool last = i + 1 == applied.outcomes.size();
+    if (vm.count("per-patch") || last) {
+      steps.push_back({top->name + " " + std::to_string(outcome.index + 1) + "/" +
+                           std::to_string(outcome.total),
+                       outcome.subject, outcome.commit, outcome.index + 1});
+    }
+  }
+  return steps;
+}
+
+// --clean: nothing of TARGET's cache answers for these commits.
+void clean_steps(Context& context, const kernel::Target& target, const std::vector<Step>& steps,
+                 kernel::CleanScope scope) {
+  std::vector<std::string> trees;
+  for (const auto& step : steps) {
+    trees.push_back(git::to_hex(*git_tree_id(context.store().commit_tree(step.commit).get())));
+  }
+  const auto cleaned =
+      kernel::clean_kernel_cache(context.workdir().root(), target.name, trees, scope);
+  progress("clean: " + std::to_string(cleaned.kernels.size()) + " cached kernel(s) of " +
+           target.name + " removed" + (cleaned.build_dir ? ", and its build directory" : ""));
+}
+
+int run_build(Context& context, const std::vector<std::string>& args) {
+  po::options_description options = build_options();
   po::variables_map vm;
   if (!parse_command_line("build", "[--target NAME] [--series DIR] [--per-patch] [options]", args,
                           options, vm, context)) {
@@ -256,38 +302,11 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   const fs::path run_dir = context.workdir().new_run("build");
 
   // Phase 2, apply: the commits to build.
-  std::vector<Step> steps;
+  const std::vector<Step> steps = steps_to_build(context, vm, base, chain);
   const Series* top = chain.empty() ? nullptr : chain.back().get();
-  std::size_t upto = top ? top->patches.size() : 0;
-  if (top && vm.count("upto")) {
-    upto = std::min(upto, vm["upto"].as<std::size_t>());
-  }
-  if (!top) {
-    steps.push_back({"base", base.label, base.commit, 0});
-  } else {
-    const auto applied = apply_series_or_fail(context, base, chain, upto);
-    const std::size_t first_top = applied.outcomes.size() - upto;
-    for (std::size_t i = first_top; i < applied.outcomes.size(); ++i) {
-      const auto& outcome = applied.outcomes[i];
-      const bool last = i + 1 == applied.outcomes.size();
-      if (vm.count("per-patch") || last) {
-        steps.push_back({top->name + " " + std::to_string(outcome.index + 1) + "/" +
-                             std::to_string(outcome.total),
-                         outcome.subject, outcome.commit, outcome.index + 1});
-      }
-    }
-  }
 
-  // --clean: nothing of this target's cache answers for these commits.
   if (clean) {
-    std::vector<std::string> trees;
-    for (const auto& step : steps) {
-      trees.push_back(git::to_hex(*git_tree_id(context.store().commit_tree(step.commit).get())));
-    }
-    const auto cleaned =
-        kernel::clean_kernel_cache(context.workdir().root(), target.name, trees, *clean);
-    progress("clean: " + std::to_string(cleaned.kernels.size()) + " cached kernel(s) of " +
-             target.name + " removed" + (cleaned.build_dir ? ", and its build directory" : ""));
+    clean_steps(context, target, steps, *clean);
   }
 
   // Phase 3, build each step; incremental in the target's build directory.
