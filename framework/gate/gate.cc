@@ -565,7 +565,12 @@ class SeriesGate {
       }
       input.cells.push_back({name, matrix_cell.target, dir});
     }
-    // The policy decides the verdict too: a resumed gate with another one judges again.
+    // The policy decides the verdict too, and the matrix's targets the
+    // reasons ("no target of this matrix"): another one judges again.
+    for (const auto& matrix_cell : m_request.matrix.cells) {
+      options += "target=" + matrix_cell.target + " ";
+    }
+    options += "per-patch=" + m_request.matrix.per_patch_target.value_or("") + " ";
     const auto& policy = m_request.matrix.coverage;
     if (policy.min_percent) {
       options += "min=" + std::to_string(*policy.min_percent) + " ";
