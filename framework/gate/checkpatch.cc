@@ -1,8 +1,12 @@
 #include "gate/checkpatch.h"
 
+#include <chrono>
+
 #include "core/text.h"
 #include "core/utf8.h"
+#include "gate/per_patch.h"
 #include "git/blob_reader.h"
+#include "results/facts.h"
 #include "sys/files.h"
 
 namespace kseries::run {
@@ -74,6 +78,43 @@ CheckpatchReport Checkpatch::check(const PatchMail& patch, const std::string& na
   }
   // checkpatch quotes the patch's lines: any byte a patch carries.
   return parse_checkpatch(printable_text(result.out));
+}
+
+results::CellResult checkpatch_stage(const std::string& series_name, const Series& series,
+                                     Checkpatch& checker) {
+  const auto start = std::chrono::steady_clock::now();
+  results::CellResult cell{
+      series_name, results::CellId::checkpatch().to_string(), results::Outcome::k_pass, "", "", 0,
+      {}};
+  int errors = 0, warnings = 0;
+  for (std::size_t i = 0; i < series.patches.size(); ++i) {
+    const auto report =
+        checker.check(series.patches[i], file_safe(series_name) + "-" + std::to_string(i + 1));
+    if (!report.ran) {
+      cell.status = results::Outcome::k_skip;
+      cell.summary = report.why_not;
+      break;
+    }
+    errors += report.errors;
+    warnings += report.warnings;
+    const int patch = i + 1;
+    results::set_patch_fact(cell.properties, patch, results::PatchFact::k_errors,
+                            std::to_string(report.errors));
+    results::set_patch_fact(cell.properties, patch, results::PatchFact::k_warnings,
+                            std::to_string(report.warnings));
+    results::set_patch_fact(cell.properties, patch, results::PatchFact::k_checks,
+                            std::to_string(report.checks));
+    for (const auto& line : report.lines) {
+      cell.detail += series.label(i) + ": " + line + "\n";
+    }
+  }
+  if (cell.status == results::Outcome::k_pass) {
+    // Style is the maintainer's call: reported, never fatal.
+    cell.summary = std::to_string(errors) + " error(s), " + std::to_string(warnings) +
+                   " warning(s) from the tree's checkpatch.pl (reported, not fatal)";
+  }
+  cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return cell;
 }
 
 }  // namespace kseries::run

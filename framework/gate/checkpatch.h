@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "git/store.h"
+#include "results/gate_record.h"
 #include "series/patch_mail.h"
+#include "series/series.h"
 #include "sys/process.h"
 
 namespace kseries::run {
@@ -40,5 +42,11 @@ class Checkpatch {
   ProcessRunner& m_runner;
   std::string m_missing;
 };
+
+// The gate's checkpatch stage: every patch of SERIES through CHECKER, the
+// counts per patch (results/facts.h) and every line; reported, never fatal
+// (pass, or skip when the tree has no checkpatch.pl).
+results::CellResult checkpatch_stage(const std::string& series_name, const Series& series,
+                                     Checkpatch& checker);
 
 }  // namespace kseries::run

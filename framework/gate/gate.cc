@@ -303,39 +303,9 @@ class SeriesGate {
     if (reuse(cell_name, work_key(cell_name, tip, std::nullopt, std::nullopt, ""))) {
       return;
     }
-    const auto start = Clock::now();
     Checkpatch checker(m_services.store, m_request.base, m_request.run_dir / "checkpatch",
                        m_services.runner);
-    results::CellResult cell{
-        m_name, results::CellId::checkpatch().to_string(), results::Outcome::k_pass, "", "", 0, {}};
-    int errors = 0, warnings = 0;
-    for (std::size_t i = 0; i < series.patches.size(); ++i) {
-      const auto report =
-          checker.check(series.patches[i], file_safe(m_name) + "-" + std::to_string(i + 1));
-      if (!report.ran) {
-        cell.status = results::Outcome::k_skip;
-        cell.summary = report.why_not;
-        break;
-      }
-      errors += report.errors;
-      warnings += report.warnings;
-      const int patch = i + 1;
-      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_errors,
-                              std::to_string(report.errors));
-      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_warnings,
-                              std::to_string(report.warnings));
-      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_checks,
-                              std::to_string(report.checks));
-      for (const auto& line : report.lines) {
-        cell.detail += series.label(i) + ": " + line + "\n";
-      }
-    }
-    if (cell.status == results::Outcome::k_pass) {
-      // Style is the maintainer's call: reported, never fatal.
-      cell.summary = std::to_string(errors) + " error(s), " + std::to_string(warnings) +
-                     " warning(s) from the tree's checkpatch.pl (reported, not fatal)";
-    }
-    cell.seconds = since(start);
+    auto cell = checkpatch_stage(m_name, series, checker);
     m_time[gate_time_stage(results::CellId::checkpatch())] += cell.seconds;
     record(std::move(cell));
   }
