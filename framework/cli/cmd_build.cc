@@ -11,6 +11,7 @@
 #include "cli/series_input.h"
 #include "core/error.h"
 #include "core/utf8.h"
+#include "gate/per_patch.h"
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
 #include "kernel/kernel_clean.h"
@@ -25,12 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Step {
-  std::string label;  // "base", "zone-device-memmap/v6 3/8"
-  std::string subject;
-  git_oid commit{};
-  std::size_t patch = 0;  // 1-based position in the top series, 0 for base/tip
-};
+using Step = run::BuildStep;
 
 // The last patch (up to `upto`, 1-based) of the top series whose diff touches
 // `file`, as "patch 3/8 'subject'", or "".
@@ -84,13 +80,7 @@ void describe_kernel(const kernel::KernelBuild& kernel, const Step& step,
     summary << "  warnings: " << kernel.warnings.size() << "\n";
     return;
   }
-  const std::set<std::string> before(base_kernel->warnings.begin(), base_kernel->warnings.end());
-  std::vector<std::string> added;
-  for (const auto& warning : kernel.warnings) {
-    if (!before.count(warning)) {
-      added.push_back(warning);
-    }
-  }
+  const auto added = run::added_warnings(base_kernel->warnings, kernel.warnings);
   summary << "  warnings: " << kernel.warnings.size() << " (base " << base_kernel->warnings.size()
           << "), new versus the base: " << added.size() << "\n";
   for (const auto& warning : added) {
@@ -322,26 +312,28 @@ int run_build(Context& context, const std::vector<std::string>& args) {
       {"target", target.name}, {"base", git::to_hex(base.commit)}, {"base_label", base.label}};
   std::optional<std::size_t> first_broken;
   bool failed = false;
+  const auto log = [&](std::size_t s) {
+    return run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
+  };
+  const auto tag = [&](std::size_t s) { return target.name + " @ " + steps[s].label; };
+  run::BuildStepsOptions step_options;
+  step_options.log = log;
+  step_options.last_step_modules = module_dirs;
+  step_options.configure_only = vm.count("configure-only") > 0;
+  step_options.starting = [&](std::size_t s) {
+    progress("build " + tag(s) + " (" + git::to_hex(steps[s].commit).substr(0, 12) + " " +
+             steps[s].subject + ")");
+  };
+  step_options.progress = [&](std::size_t s, const std::string& text) {
+    progress(tag(s) + ": " + text);
+  };
+  const auto results = run::build_steps(target, steps, step_options, builder);
   for (std::size_t s = 0; s < steps.size(); ++s) {
-    const Step& step = steps[s];
-    const std::string tag = target.name + " @ " + step.label;
-    progress("build " + tag + " (" + git::to_hex(step.commit).substr(0, 12) + " " + step.subject +
-             ")");
-    const fs::path log = run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
-    // Test modules are for kernels that boot: the last step's (the tip), not
-    // every intermediate step of a --per-patch run.
-    const auto result = builder.build(
-        {.target = &target,
-         .commit = step.commit,
-         .log = log,
-         .test_modules = s + 1 == steps.size() ? module_dirs : std::vector<fs::path>{},
-         .configure_only = vm.count("configure-only") > 0,
-         .progress = [&](const std::string& text) { progress(tag + ": " + text); }});
-
-    auto test = describe_step(step, result, target.name, base_kernel, top, log, summary);
+    const auto& result = results[s];
+    auto test = describe_step(steps[s], result, target.name, base_kernel, top, log(s), summary);
     if (test.status == report::CaseStatus::k_failed) {
       failed = true;
-      if (!first_broken && step.patch > 0 && !result.kernel &&
+      if (!first_broken && steps[s].patch > 0 && !result.kernel &&
           result.status != kernel::StepStatus::k_not_constructible) {
         first_broken = s;
       }

@@ -18,6 +18,7 @@
 #include "gate/per_patch.h"
 #include "gate/revision_regression.h"
 #include "gate/series_name.h"
+#include "gate/session_cells.h"
 #include "git/apply.h"
 #include "kernel/target.h"
 #include "oracle/sha256.h"
@@ -328,26 +329,30 @@ class SeriesGate {
     record(std::move(cell));
   }
 
-  // A session of MATRIX_CELL's target and case, in RUN_DIR (no kernels yet).
-  SessionRequest cell_request(const MatrixCell& matrix_cell, const fs::path& run_dir) const {
-    SessionRequest request;
-    request.target = kernel::load_target(m_request.configs, matrix_cell.target);
-    request.test_case = cases::load_case(m_request.testcases, matrix_cell.test_case);
-    request.testcases = m_request.testcases;
-    request.case_options.setups = matrix_cell.setups;
-    request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
-    request.accel = m_request.accel;
-    request.clock = m_request.clock;
-    request.memory = m_request.memory;
-    request.reuse_baseline_boots = m_request.reuse_base_boots;
-    request.reuse_every_boot = m_request.reuse_boots;
-    request.run_dir = run_dir;
-    fs::create_directories(run_dir);
-    return request;
+  // A stage's cell recorded with its time; an Error becomes an error cell,
+  // and an interruption is recorded (an error is never reused by --resume)
+  // before the gate stops.
+  template <class Stage>
+  void run_stage(const std::string& cell_name, const std::string& time_stage, Stage stage,
+                 std::map<std::string, std::string> error_properties = {}) {
+    const auto start = Clock::now();
+    results::CellResult cell;
+    try {
+      cell = stage();
+    } catch (const Error& e) {
+      cell = {m_name,   cell_name,    results::Outcome::k_error,  e.what(),
+              e.what(), since(start), std::move(error_properties)};
+      if (e.kind() == ErrorKind::k_interrupted) {
+        m_time[time_stage] += cell.seconds;
+        record(std::move(cell));
+        throw;
+      }
+    }
+    m_time[time_stage] += cell.seconds;
+    record(std::move(cell));
   }
 
-  // per-patch-timing: the base and every prefix booted on their own, then
-  // each prefix against the base and against the one before it.
+  // per-patch-timing (gate/session_cells.h), when the matrix asks for it.
   void per_patch_timing(const Series& series, const git::ApplyResult& applied) {
     if (!m_request.matrix.per_patch_timing) {
       return;
@@ -355,73 +360,24 @@ class SeriesGate {
     const auto& spec = *m_request.matrix.per_patch_timing;
     const std::string cell_name =
         results::CellId::per_patch_timing(spec.target, spec.test_case).to_string();
-    std::string options = "rebinds=" + std::to_string(spec.rebinds.value_or(30));
-    for (const auto& setup : spec.setups.value_or(std::vector<std::string>{})) {
-      options += " setup=" + setup;
-    }
-    if (reuse(cell_name, work_key(cell_name, *applied.tip, spec.target, spec.test_case, options))) {
+    if (reuse(cell_name,
+              work_key(cell_name, *applied.tip, spec.target, spec.test_case, cell_options(spec)))) {
       return;
     }
-    const auto start = Clock::now();
-    results::CellResult cell{m_name, cell_name, results::Outcome::k_pass, "", "", 0, {}};
-    try {
-      std::vector<PrefixTiming> prefixes;
-      const std::size_t first = applied.outcomes.size() - series.patches.size();
-      const fs::path dir = m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name);
-      for (std::size_t i = first; i <= applied.outcomes.size(); ++i) {
-        const bool base = i == first;
-        const auto& outcome = applied.outcomes[base ? i : i - 1];
-        const std::string label = base ? "base"
-                                       : std::to_string(outcome.index + 1) + "/" +
-                                             std::to_string(outcome.total) + " " + outcome.subject;
-        m_status.progress("gate " + m_name + ": per-patch timing: " + label);
-        auto request =
-            cell_request(spec, dir / (base ? "base" : std::to_string(outcome.index + 1)));
-        request.kernels.push_back(
-            {base ? KernelRole::k_base : KernelRole::k_candidate,
-             label,
-             base ? (first == 0 ? m_request.base : applied.outcomes[first - 1].commit)
-                  : outcome.commit,
-             {},
-             {},
-             0,
-             {}});
-        Services services{m_services.builder, m_services.runner, m_services.workdir_root};
-        auto result = run_session(std::move(request), services, m_status);
-        if (result.end != SessionEnd::k_booted || result.report.failed) {
-          cell.status = results::Outcome::k_error;
-          cell.summary =
-              label + ": " +
-              (result.end == SessionEnd::k_booted ? "the boot failed (" + dir.string() + ")"
-                                                  : result.why.substr(0, result.why.find('\n')));
-          break;
-        }
-        prefixes.push_back({label, std::move(result.kernels.front().timing)});
-      }
-      if (cell.status == results::Outcome::k_pass) {
-        const auto table = render_per_patch_timing(prefixes);
-        cell.detail = table.text;
-        std::string tip;
-        for (const auto& change : table.tip_changes) {
-          tip += (tip.empty() ? "" : ", ") + change;
-        }
-        cell.summary = "per-patch " + table.metric + " of " +
-                       std::to_string(series.patches.size()) +
-                       " prefixes (the table in the detail); the tip against the base: " +
-                       (tip.empty() ? "n/a" : tip);
-        m_status.progress("gate " + m_name + ":\n" + table.text);
-      }
-    } catch (const Error& e) {
-      cell.status = results::Outcome::k_error;
-      cell.summary = e.what();
-      if (e.kind() == ErrorKind::k_interrupted) {
-        record(std::move(cell));
-        throw;
-      }
+    const PerPatchTimingInput input{
+        m_name, &series, &applied,
+        m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name)};
+    run_stage(cell_name, gate_time_stage(results::CellId::per_patch_timing("", "")),
+              [&] { return per_patch_timing_stage(m_request, input, m_services, m_status); });
+  }
+
+  // A cell's options for its work key.
+  static std::string cell_options(const MatrixCell& cell) {
+    std::string options = "rebinds=" + std::to_string(cell.rebinds.value_or(30));
+    for (const auto& setup : cell.setups.value_or(std::vector<std::string>{})) {
+      options += " setup=" + setup;
     }
-    cell.seconds = since(start);
-    m_time[gate_time_stage(results::CellId::per_patch_timing("", ""))] += cell.seconds;
-    record(std::move(cell));
+    return options;
   }
 
   // The coverage stage (gate/coverage_stage.h) over this revision's
@@ -471,124 +427,24 @@ class SeriesGate {
     }
     m_status.progress("gate " + m_name + ": coverage of the changed lines over " +
                       std::to_string(cells.size()) + " coverage cell(s)");
-    results::CellResult cell;
-    try {
-      cell = coverage_stage(input, m_services.store, m_services.builder, m_status);
-    } catch (const Error& e) {
-      if (e.kind() == ErrorKind::k_interrupted) {
-        throw;
-      }
-      cell = {m_name, cell_name, results::Outcome::k_error, e.what(), e.what(), 0, {}};
-    }
-    m_time[gate_time_stage(results::CellId::coverage())] += cell.seconds;
-    record(std::move(cell));
+    run_stage(cell_name, gate_time_stage(results::CellId::coverage()), [&] {
+      return coverage_stage(input, m_services.store, m_services.builder, m_status);
+    });
   }
 
+  // A matrix cell at the tip (gate/session_cells.h).
   void run_cell(const MatrixCell& matrix_cell, const git_oid& tip) {
     const std::string cell_name =
         results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string();
-    std::string options = "rebinds=" + std::to_string(matrix_cell.rebinds.value_or(30));
-    for (const auto& setup : matrix_cell.setups.value_or(std::vector<std::string>{})) {
-      options += " setup=" + setup;
-    }
-    if (reuse(cell_name,
-              work_key(cell_name, tip, matrix_cell.target, matrix_cell.test_case, options))) {
+    if (reuse(cell_name, work_key(cell_name, tip, matrix_cell.target, matrix_cell.test_case,
+                                  cell_options(matrix_cell)))) {
       return;
     }
-    const auto start = Clock::now();
-    results::CellResult cell{m_name, cell_name, results::Outcome::k_error, "", "", 0, {}};
-    try {
-      auto request = cell_request(
-          matrix_cell, m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name));
-      cell.properties["run_dir"] = request.run_dir.string();
-      // Timing cells are judged against the base (session/kernel_plan.h).
-      const Pairing pairing{.oracle = find_oracle(request.test_case.oracle), .judge_timing = true};
-      for (const KernelRole role : session_roles(pairing)) {
-        const bool candidate = role == KernelRole::k_candidate;
-        request.kernels.push_back({.role = role,
-                                   .name = candidate ? m_name : "base",
-                                   .commit = candidate ? tip : m_request.base});
-      }
-      Services services{m_services.builder, m_services.runner, m_services.workdir_root};
-      const fs::path cell_dir = request.run_dir;
-      auto outcome = run_session(std::move(request), services, m_status);
-      fill(cell, outcome);
-      // The session's own results beside its logs, as `kseries boot` leaves
-      // them: the HTML and KCIDB renderers read the samples from there.
-      if (outcome.end == SessionEnd::k_booted) {
-        write_file(
-            cell_dir / "results.json",
-            outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                "\n");
-      }
-      for (const auto& kernel : outcome.kernels) {
-        if (kernel.build.key.empty()) {
-          continue;
-        }
-        const std::string role = role_name(kernel.role);
-        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_kernel,
-                                 kernel.build.key);
-        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_seconds,
-                                 std::to_string(kernel.build.seconds));
-        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_compiler,
-                                 kernel.build.compiler);
-        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_arch,
-                                 kernel.build.arch);
-        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_warnings,
-                                 std::to_string(kernel.build.warnings.size()));
-        results::set_kernel_fact(cell.properties, role, results::KernelFact::k_commit,
-                                 git::to_hex(kernel.commit));
-      }
-    } catch (const Error& e) {
-      cell.status = results::Outcome::k_error;
-      cell.summary = e.what();
-      cell.detail = e.what();
-      if (e.kind() == ErrorKind::k_interrupted) {
-        // Recorded (an error is never reused by --resume), then the gate stops.
-        cell.seconds = since(start);
-        m_time[gate_time_stage(results::CellId::session("", ""))] += cell.seconds;
-        record(std::move(cell));
-        throw;
-      }
-    }
-    cell.seconds = since(start);
-    m_time[gate_time_stage(results::CellId::session("", ""))] += cell.seconds;
-    record(std::move(cell));
-  }
-
-  static void fill(results::CellResult& cell, const SessionOutcome& outcome) {
-    switch (outcome.end) {
-      case SessionEnd::k_skipped:
-        cell.status = results::Outcome::k_skip;
-        cell.summary = outcome.why;
-        return;
-      case SessionEnd::k_not_built:
-        cell.status = results::Outcome::k_fail;
-        cell.summary = outcome.why.substr(0, outcome.why.find('\n'));
-        cell.detail = outcome.why;
-        return;
-      case SessionEnd::k_booted:
-        break;
-    }
-    const auto& report = outcome.report;
-    cell.status = report.failed ? results::Outcome::k_fail : results::Outcome::k_pass;
-    for (const auto& test : report.suite.cases) {
-      if (test.status == report::CaseStatus::k_failed) {
-        const std::string line = test.classname + " " + test.name + ": " + test.message;
-        cell.detail += line + "\n" + test.detail.substr(0, 2000) + "\n";
-        if (cell.summary.empty()) {
-          cell.summary = line;
-        }
-      }
-    }
-    if (cell.status == results::Outcome::k_pass) {
-      // Booted, but the guest skipped everything it was asked: not a pass.
-      if (report::only_boots_ran(report.suite)) {
-        cell.status = results::Outcome::k_skip;
-      }
-      cell.summary = report::tally_cases(report.suite);
-    }
-    cell.detail += report.text;
+    const SessionCellInput input{m_name, &matrix_cell, tip,
+                                 m_request.run_dir / "cells" / file_safe(m_name + "-" + cell_name)};
+    run_stage(cell_name, gate_time_stage(results::CellId::session("", "")),
+              [&] { return session_cell_stage(m_request, input, m_services, m_status); },
+              {{"run_dir", input.dir.string()}});
   }
 
   const GateRequest& m_request;
@@ -775,7 +631,6 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     for (auto& comparison : result.revisions) {
       comparison.timings = report::revision_timings(record, comparison.from, comparison.to);
     }
-    store.set_section("revisions", comparisons_json(result.revisions));
   }
   if (!result.interrupted) {
     judge_revision_findings(request, planned, expected, store, result);
@@ -786,9 +641,16 @@ GateResult run_gate(const GateRequest& request, GateServices& services, Status& 
     accounted += time[stage];
   }
   result.time.emplace_back("kseries itself (judging, reports, the rest)", since(start) - accounted);
-  store.finish(result.ok, result.interrupted, result.time);
+  finish_store(store, result);
   result.plan_id = write_shard(request, named, revisions, !result.interrupted);
   return result;
+}
+
+void finish_store(results::CellStore& store, const GateResult& result) {
+  if (!result.revisions.empty()) {
+    store.set_section("revisions", comparisons_json(result.revisions));
+  }
+  store.finish(result.ok, result.interrupted, result.time);
 }
 
 std::string render_gate(const GateResult& result) {

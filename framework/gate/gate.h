@@ -70,6 +70,10 @@ struct GateResult {
 
 GateResult run_gate(const GateRequest& request, GateServices& services, Status& status);
 
+// The end of a gate's gate.json, as one gate and a merge of shards write it:
+// the revision comparisons, the verdict, where the time went.
+void finish_store(results::CellStore& store, const GateResult& result);
+
 // The text report: per series its cells and verdict, the revision
 // comparisons, then where the time went.
 std::string render_gate(const GateResult& result);

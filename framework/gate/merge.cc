@@ -231,10 +231,7 @@ void write_merged_store(const MergeResult& merged, const fs::path& run_dir) {
   for (const auto& verdict : merged.gate.verdicts) {
     store.judge(verdict);
   }
-  if (!merged.gate.revisions.empty()) {
-    store.set_section("revisions", comparisons_json(merged.gate.revisions));
-  }
-  store.finish(merged.gate.ok, false, merged.gate.time);
+  finish_store(store, merged.gate);
 }
 
 }  // namespace kseries::run

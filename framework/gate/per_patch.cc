@@ -17,11 +17,86 @@ std::string file_safe(std::string name) {
   return name;
 }
 
+std::vector<kernel::StepResult> build_steps(const kernel::Target& target,
+                                            const std::vector<BuildStep>& steps,
+                                            const BuildStepsOptions& options,
+                                            kernel::KernelBuilds& builder) {
+  std::vector<kernel::StepResult> results;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    options.starting(s);
+    const bool last = s + 1 == steps.size();
+    results.push_back(
+        builder.build({.target = &target,
+                       .commit = steps[s].commit,
+                       .log = options.log(s),
+                       .test_modules = last ? options.last_step_modules : std::vector<fs::path>{},
+                       .configure_only = options.configure_only,
+                       .progress = [&](const std::string& text) { options.progress(s, text); }}));
+  }
+  return results;
+}
+
+std::vector<std::string> added_warnings(const std::vector<std::string>& before,
+                                        const std::vector<std::string>& now) {
+  const std::set<std::string> known(before.begin(), before.end());
+  std::vector<std::string> added;
+  for (const auto& warning : now) {
+    if (!known.count(warning)) {
+      added.push_back(warning);
+    }
+  }
+  return added;
+}
+
+namespace {
+
+const char* build_fact(kernel::StepStatus status) {
+  switch (status) {
+    case kernel::StepStatus::k_built:
+      return "built";
+    case kernel::StepStatus::k_cached:
+      return "cached";
+    case kernel::StepStatus::k_not_constructible:
+      return "not constructible";
+    default:
+      return "failed";
+  }
+}
+
+// The steps of the series' own patches ("1/8"), their logs in RUN_DIR.
+std::vector<BuildStep> series_steps(const PerPatchInput& input) {
+  std::vector<BuildStep> steps;
+  const auto& outcomes = input.applied->outcomes;
+  for (std::size_t i = outcomes.size() - input.series->patches.size(); i < outcomes.size(); ++i) {
+    const auto& outcome = outcomes[i];
+    steps.push_back({std::to_string(outcome.index + 1) + "/" + std::to_string(outcome.total),
+                     outcome.subject, outcome.commit, outcome.index + 1});
+  }
+  return steps;
+}
+
+// A patch that does not build: its first errors, in the cell's detail.
+void describe_broken(const BuildStep& step, const kernel::StepResult& built,
+                     results::CellResult& cell) {
+  cell.detail +=
+      "patch " + step.label + " '" + step.subject + "' does not build" +
+      (built.status == kernel::StepStatus::k_not_constructible ? " (target not constructible)"
+                                                               : "") +
+      ":\n";
+  for (const auto& error : built.errors) {
+    cell.detail +=
+        "  " + error.file + ":" + std::to_string(error.line) + ": " + error.message + "\n";
+  }
+  if (cell.summary.empty()) {
+    cell.summary = "patch " + step.label + " '" + step.subject + "' does not build";
+  }
+}
+
+}  // namespace
+
 results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBuilds& builder,
                                     Status& status) {
   using Clock = std::chrono::steady_clock;
-  const Series& series = *input.series;
-  const git::ApplyResult& applied = *input.applied;
   const kernel::Target& target = *input.target;
   const auto start = Clock::now();
   results::CellResult cell{input.series_name,
@@ -31,83 +106,64 @@ results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBu
                            "",
                            0,
                            {}};
-  const std::size_t first = applied.outcomes.size() - series.patches.size();
-  std::size_t broken = 0;
+  const auto steps = series_steps(input);
+  const auto log = [&](std::size_t s) {
+    return input.run_dir / ("build-" + file_safe(input.series_name) + "-" + target.name + "-" +
+                            std::to_string(steps[s].patch) + ".log");
+  };
+  BuildStepsOptions options;
+  options.log = log;
+  options.starting = [&](std::size_t s) {
+    status.progress("gate " + input.series_name + ": build " + target.name + " after patch " +
+                    steps[s].label);
+  };
+  options.progress = [&](std::size_t s, const std::string& text) {
+    status.progress(input.series_name + " " + steps[s].label + ": " + text);
+  };
   // Warnings a patch adds: against the build before it (the base's, when
   // that kernel is in the cache).
-  std::optional<std::set<std::string>> before;
+  std::optional<std::vector<std::string>> before;
   if (const auto base = builder.find(target, input.base)) {
-    before.emplace(base->warnings.begin(), base->warnings.end());
+    before = base->warnings;
   }
-  for (std::size_t i = first; i < applied.outcomes.size(); ++i) {
-    const auto& outcome = applied.outcomes[i];
-    const std::string label =
-        std::to_string(outcome.index + 1) + "/" + std::to_string(outcome.total);
-    status.progress("gate " + input.series_name + ": build " + target.name + " after patch " +
-                    label);
-    const fs::path log =
-        input.run_dir / ("build-" + file_safe(input.series_name) + "-" + target.name + "-" +
-                         std::to_string(outcome.index + 1) + ".log");
-    const auto built =
-        builder.build({.target = &target,
-                       .commit = outcome.commit,
-                       .log = log,
-                       .progress = [&](const std::string& text) {
-                         status.progress(input.series_name + " " + label + ": " + text);
-                       }});
-    const int patch = outcome.index + 1;
+  const auto built = build_steps(target, steps, options, builder);
+  std::size_t broken = 0;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const int patch = static_cast<int>(steps[s].patch);
     results::set_patch_fact(cell.properties, patch, results::PatchFact::k_build,
-                            built.status == kernel::StepStatus::k_built    ? "built"
-                            : built.status == kernel::StepStatus::k_cached ? "cached"
-                            : built.status == kernel::StepStatus::k_not_constructible
-                                ? "not constructible"
-                                : "failed");
+                            build_fact(built[s].status));
     results::set_patch_fact(cell.properties, patch, results::PatchFact::k_seconds,
-                            std::to_string(built.seconds));
-    if (fs::exists(log)) {
-      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_log, log.string());
+                            std::to_string(built[s].seconds));
+    if (fs::exists(log(s))) {
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_log, log(s).string());
     }
-    if (built.kernel) {
-      const std::set<std::string> now(built.kernel->warnings.begin(), built.kernel->warnings.end());
-      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_warnings,
-                              std::to_string(now.size()));
-      if (before) {
-        std::size_t added = 0;
-        for (const auto& warning : now) {
-          if (!before->count(warning)) {
-            ++added;
-            cell.detail += "patch " + label + " adds a warning: " + warning + "\n";
-          }
-        }
-        results::set_patch_fact(cell.properties, patch, results::PatchFact::k_new_warnings,
-                                std::to_string(added));
-      }
-      before = now;
-    } else {
-      before.reset();
-    }
-    if (!built.kernel) {
+    if (!built[s].kernel) {
       ++broken;
-      cell.detail +=
-          "patch " + label + " '" + outcome.subject + "' does not build" +
-          (built.status == kernel::StepStatus::k_not_constructible ? " (target not constructible)"
-                                                                   : "") +
-          ":\n";
-      for (const auto& error : built.errors) {
-        cell.detail +=
-            "  " + error.file + ":" + std::to_string(error.line) + ": " + error.message + "\n";
-      }
-      if (cell.summary.empty()) {
-        cell.summary = "patch " + label + " '" + outcome.subject + "' does not build";
-      }
+      describe_broken(steps[s], built[s], cell);
+      before.reset();
+      continue;
     }
+    const std::set<std::string> distinct(built[s].kernel->warnings.begin(),
+                                         built[s].kernel->warnings.end());
+    const std::vector<std::string> now(distinct.begin(), distinct.end());
+    results::set_patch_fact(cell.properties, patch, results::PatchFact::k_warnings,
+                            std::to_string(now.size()));
+    if (before) {
+      const auto added = added_warnings(*before, now);
+      for (const auto& warning : added) {
+        cell.detail += "patch " + steps[s].label + " adds a warning: " + warning + "\n";
+      }
+      results::set_patch_fact(cell.properties, patch, results::PatchFact::k_new_warnings,
+                              std::to_string(added.size()));
+    }
+    before = now;
   }
   if (broken > 0) {
     cell.status = results::Outcome::k_fail;
-    cell.summary += " (" + std::to_string(broken) + " of " + std::to_string(series.patches.size()) +
+    cell.summary += " (" + std::to_string(broken) + " of " + std::to_string(steps.size()) +
                     " patches break the build)";
   } else {
-    cell.summary = "every patch builds (" + std::to_string(series.patches.size()) + ")";
+    cell.summary = "every patch builds (" + std::to_string(steps.size()) + ")";
   }
   cell.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return cell;

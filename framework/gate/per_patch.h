@@ -8,7 +8,9 @@
 #include <git2.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
@@ -18,6 +20,36 @@
 #include "session/session.h"
 
 namespace kseries::run {
+
+// One commit to build, as the per-patch stage and `kseries build` name it.
+struct BuildStep {
+  std::string label;  // "base", "zone-device-memmap/v6 3/8"
+  std::string subject;
+  git_oid commit{};
+  std::size_t patch = 0;  // 1-based position in the top series, 0 for the base
+};
+
+struct BuildStepsOptions {
+  std::function<std::filesystem::path(std::size_t)> log;  // step I's build log
+  // Test modules are for the kernel that boots: the last step's only.
+  std::vector<std::filesystem::path> last_step_modules;
+  bool configure_only = false;
+  std::function<void(std::size_t)> starting = [](std::size_t) {};
+  std::function<void(std::size_t, const std::string&)> progress = [](std::size_t,
+                                                                     const std::string&) {};
+};
+
+// Each step built in order on TARGET, incrementally in its build directory;
+// a step that does not build does not stop the ones after it. The loop of
+// the per-patch stage and of `kseries build --per-patch`.
+std::vector<kernel::StepResult> build_steps(const kernel::Target& target,
+                                            const std::vector<BuildStep>& steps,
+                                            const BuildStepsOptions& options,
+                                            kernel::KernelBuilds& builder);
+
+// The warnings of NOW that BEFORE does not have, in NOW's order.
+std::vector<std::string> added_warnings(const std::vector<std::string>& before,
+                                        const std::vector<std::string>& now);
 
 struct PerPatchInput {
   std::string series_name;

@@ -1,0 +1,200 @@
+#include "gate/session_cells.h"
+
+#include <chrono>
+
+#include "cases/case_def.h"
+#include "core/error.h"
+#include "gate/per_patch_timing.h"
+#include "kernel/target.h"
+#include "report/junit.h"
+#include "results/facts.h"
+#include "session/kernel_plan.h"
+#include "session/oracle.h"
+#include "session/session_runner.h"
+#include "sys/files.h"
+
+namespace kseries::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void fill(results::CellResult& cell, const SessionOutcome& outcome) {
+  switch (outcome.end) {
+    case SessionEnd::k_skipped:
+      cell.status = results::Outcome::k_skip;
+      cell.summary = outcome.why;
+      return;
+    case SessionEnd::k_not_built:
+      cell.status = results::Outcome::k_fail;
+      cell.summary = outcome.why.substr(0, outcome.why.find('\n'));
+      cell.detail = outcome.why;
+      return;
+    case SessionEnd::k_booted:
+      break;
+  }
+  const auto& report = outcome.report;
+  cell.status = report.failed ? results::Outcome::k_fail : results::Outcome::k_pass;
+  for (const auto& test : report.suite.cases) {
+    if (test.status == report::CaseStatus::k_failed) {
+      const std::string line = test.classname + " " + test.name + ": " + test.message;
+      cell.detail += line + "\n" + test.detail.substr(0, 2000) + "\n";
+      if (cell.summary.empty()) {
+        cell.summary = line;
+      }
+    }
+  }
+  if (cell.status == results::Outcome::k_pass) {
+    // Booted, but the guest skipped everything it was asked: not a pass.
+    if (report::only_boots_ran(report.suite)) {
+      cell.status = results::Outcome::k_skip;
+    }
+    cell.summary = report::tally_cases(report.suite);
+  }
+  cell.detail += report.text;
+}
+
+void add_kernel_facts(results::CellResult& cell, const SessionOutcome& outcome) {
+  for (const auto& kernel : outcome.kernels) {
+    if (kernel.build.key.empty()) {
+      continue;
+    }
+    const std::string role = role_name(kernel.role);
+    results::set_kernel_fact(cell.properties, role, results::KernelFact::k_kernel,
+                             kernel.build.key);
+    results::set_kernel_fact(cell.properties, role, results::KernelFact::k_seconds,
+                             std::to_string(kernel.build.seconds));
+    results::set_kernel_fact(cell.properties, role, results::KernelFact::k_compiler,
+                             kernel.build.compiler);
+    results::set_kernel_fact(cell.properties, role, results::KernelFact::k_arch, kernel.build.arch);
+    results::set_kernel_fact(cell.properties, role, results::KernelFact::k_warnings,
+                             std::to_string(kernel.build.warnings.size()));
+    results::set_kernel_fact(cell.properties, role, results::KernelFact::k_commit,
+                             git::to_hex(kernel.commit));
+  }
+}
+
+}  // namespace
+
+SessionRequest cell_session_request(const GateRequest& gate, const MatrixCell& matrix_cell,
+                                    const fs::path& run_dir) {
+  SessionRequest request;
+  request.target = kernel::load_target(gate.configs, matrix_cell.target);
+  request.test_case = cases::load_case(gate.testcases, matrix_cell.test_case);
+  request.testcases = gate.testcases;
+  request.case_options.setups = matrix_cell.setups;
+  request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
+  request.accel = gate.accel;
+  request.clock = gate.clock;
+  request.memory = gate.memory;
+  request.reuse_baseline_boots = gate.reuse_base_boots;
+  request.reuse_every_boot = gate.reuse_boots;
+  request.run_dir = run_dir;
+  fs::create_directories(run_dir);
+  return request;
+}
+
+results::CellResult session_cell_stage(const GateRequest& gate, const SessionCellInput& input,
+                                       GateServices& services, Status& status) {
+  const auto start = Clock::now();
+  const MatrixCell& matrix_cell = *input.cell;
+  results::CellResult cell{
+      input.series_name,
+      results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string(),
+      results::Outcome::k_error,
+      "",
+      "",
+      0,
+      {{"run_dir", input.dir.string()}}};
+  auto request = cell_session_request(gate, matrix_cell, input.dir);
+  // Timing cells are judged against the base (session/kernel_plan.h).
+  const Pairing pairing{.oracle = find_oracle(request.test_case.oracle), .judge_timing = true};
+  for (const KernelRole role : session_roles(pairing)) {
+    const bool candidate = role == KernelRole::k_candidate;
+    request.kernels.push_back({.role = role,
+                               .name = candidate ? input.series_name : "base",
+                               .commit = candidate ? input.tip : gate.base});
+  }
+  Services session_services{services.builder, services.runner, services.workdir_root};
+  auto outcome = run_session(std::move(request), session_services, status);
+  fill(cell, outcome);
+  // The session's own results beside its logs, as `kseries boot` leaves
+  // them: the HTML and KCIDB renderers read the samples from there.
+  if (outcome.end == SessionEnd::k_booted) {
+    write_file(
+        input.dir / "results.json",
+        outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  }
+  add_kernel_facts(cell, outcome);
+  cell.seconds = since(start);
+  return cell;
+}
+
+results::CellResult per_patch_timing_stage(const GateRequest& gate,
+                                           const PerPatchTimingInput& input, GateServices& services,
+                                           Status& status) {
+  const auto start = Clock::now();
+  const auto& spec = *gate.matrix.per_patch_timing;
+  const Series& series = *input.series;
+  const git::ApplyResult& applied = *input.applied;
+  results::CellResult cell{
+      input.series_name,
+      results::CellId::per_patch_timing(spec.target, spec.test_case).to_string(),
+      results::Outcome::k_pass,
+      "",
+      "",
+      0,
+      {}};
+  std::vector<PrefixTiming> prefixes;
+  const std::size_t first = applied.outcomes.size() - series.patches.size();
+  for (std::size_t i = first; i <= applied.outcomes.size(); ++i) {
+    const bool base = i == first;
+    const auto& outcome = applied.outcomes[base ? i : i - 1];
+    const std::string label = base ? "base"
+                                   : std::to_string(outcome.index + 1) + "/" +
+                                         std::to_string(outcome.total) + " " + outcome.subject;
+    status.progress("gate " + input.series_name + ": per-patch timing: " + label);
+    auto request = cell_session_request(
+        gate, spec, input.dir / (base ? "base" : std::to_string(outcome.index + 1)));
+    request.kernels.push_back(
+        {base ? KernelRole::k_base : KernelRole::k_candidate,
+         label,
+         base ? (first == 0 ? gate.base : applied.outcomes[first - 1].commit) : outcome.commit,
+         {},
+         {},
+         0,
+         {}});
+    Services session_services{services.builder, services.runner, services.workdir_root};
+    auto result = run_session(std::move(request), session_services, status);
+    if (result.end != SessionEnd::k_booted || result.report.failed) {
+      cell.status = results::Outcome::k_error;
+      cell.summary =
+          label + ": " +
+          (result.end == SessionEnd::k_booted ? "the boot failed (" + input.dir.string() + ")"
+                                              : result.why.substr(0, result.why.find('\n')));
+      cell.seconds = since(start);
+      return cell;
+    }
+    prefixes.push_back({label, std::move(result.kernels.front().timing)});
+  }
+  const auto table = render_per_patch_timing(prefixes);
+  cell.detail = table.text;
+  std::string tip;
+  for (const auto& change : table.tip_changes) {
+    tip += (tip.empty() ? "" : ", ") + change;
+  }
+  cell.summary = "per-patch " + table.metric + " of " + std::to_string(series.patches.size()) +
+                 " prefixes (the table in the detail); the tip against the base: " +
+                 (tip.empty() ? "n/a" : tip);
+  status.progress("gate " + input.series_name + ":\n" + table.text);
+  cell.seconds = since(start);
+  return cell;
+}
+
+}  // namespace kseries::run
