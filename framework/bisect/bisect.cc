@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace kseries::run {
+namespace kseries::bisect {
 
 namespace {
 
@@ -567,4 +567,4 @@ LinearScan estimate_linear_scan(const Bisection& bisection) {
   return scan;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::bisect

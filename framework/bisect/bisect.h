@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kseries::run {
+namespace kseries::bisect {
 
 // What one run at a prefix checks, from cheapest to dearest:
 //  k_apply   the prefix applies onto the base;
@@ -214,4 +214,4 @@ struct LinearScan {
 };
 LinearScan estimate_linear_scan(const Bisection& bisection);
 
-}  // namespace kseries::run
+}  // namespace kseries::bisect

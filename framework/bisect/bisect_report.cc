@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace kseries::run {
+namespace kseries::bisect {
 
 namespace {
 
@@ -273,4 +273,4 @@ report::TestSuite bisect_junit(const BisectOutcome& outcome, const BisectFacts& 
   return suite;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::bisect

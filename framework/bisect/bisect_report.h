@@ -10,7 +10,7 @@
 #include "bisect/bisect_runner.h"
 #include "report/junit.h"
 
-namespace kseries::run {
+namespace kseries::bisect {
 
 // What was bisected, for the headers.
 struct BisectFacts {
@@ -34,4 +34,4 @@ nlohmann::json bisect_json(const BisectOutcome& outcome, const BisectFacts& fact
 // was named.
 report::TestSuite bisect_junit(const BisectOutcome& outcome, const BisectFacts& facts);
 
-}  // namespace kseries::run
+}  // namespace kseries::bisect

@@ -13,7 +13,7 @@
 #include "session/session_runner.h"
 #include "stats/compare.h"
 
-namespace kseries::run {
+namespace kseries::bisect {
 
 namespace fs = std::filesystem;
 
@@ -90,7 +90,7 @@ std::pair<std::string, std::vector<Prefix>> apply_prefixes(const fs::path& serie
 
 class PrefixRunner {
  public:
-  PrefixRunner(const BisectRequest& request, BisectServices& services, Status& status,
+  PrefixRunner(const BisectRequest& request, BisectServices& services, session::Status& status,
                const BisectOutcome& outcome)
       : m_request(request),
         m_services(services),
@@ -162,11 +162,12 @@ class PrefixRunner {
 
   // The kernel a timing run boots beside the prefix, and its session name;
   // nullopt (with WHY) when the reference revision's prefix does not apply.
-  std::optional<KernelUnderTest> reference_kernel(std::size_t reference, std::string& why) const {
+  std::optional<session::KernelUnderTest> reference_kernel(std::size_t reference,
+                                                           std::string& why) const {
     if (m_request.policy.reference != TimingReference::k_against) {
       const Prefix& r = m_prefixes[reference];
-      return KernelUnderTest{
-          KernelRole::k_base, reference == 0 ? "base" : name(r), *r.commit, {}, {}, 0, {}};
+      return session::KernelUnderTest{
+          session::KernelRole::k_base, reference == 0 ? "base" : name(r), *r.commit, {}, {}, 0, {}};
     }
     const auto& against = m_outcome.reference_prefixes;
     const Prefix& r = against[std::min(reference, against.size() - 1)];
@@ -175,8 +176,8 @@ class PrefixRunner {
             std::to_string(against.size() - 1) + ": " + r.apply_failure;
       return std::nullopt;
     }
-    return KernelUnderTest{
-        KernelRole::k_base,
+    return session::KernelUnderTest{
+        session::KernelRole::k_base,
         "against-" + std::to_string(r.index) + "-of-" + std::to_string(against.size() - 1),
         *r.commit,
         {},
@@ -193,9 +194,9 @@ class PrefixRunner {
 
   BisectRun session(const Prefix& p, std::size_t step, const fs::path& dir, std::size_t reference) {
     const auto& test_case = *m_request.test_case;
-    const Oracle* oracle = find_oracle(test_case.oracle);
+    const session::Oracle* oracle = session::find_oracle(test_case.oracle);
     const bool timing = m_request.policy.check == BisectCheck::k_timing;
-    std::optional<KernelUnderTest> reference_role;
+    std::optional<session::KernelUnderTest> reference_role;
     if (timing) {
       BisectRun run;
       reference_role = reference_kernel(reference, run.summary);
@@ -210,7 +211,7 @@ class PrefixRunner {
         return run;
       }
     }
-    SessionRequest request;
+    session::SessionRequest request;
     request.target = m_request.target;
     request.test_case = test_case;
     request.testcases = m_request.testcases;
@@ -223,9 +224,10 @@ class PrefixRunner {
     request.timeout = m_request.timeout;
     request.run_dir = dir;
     // A timing step boots its reference; a pairing oracle the base (session/kernel_plan.h).
-    const Pairing pairing{.oracle = oracle, .judge_timing = timing, .baseline_asked = timing};
-    for (const KernelRole role : session_roles(pairing)) {
-      if (role == KernelRole::k_candidate) {
+    const session::Pairing pairing{
+        .oracle = oracle, .judge_timing = timing, .baseline_asked = timing};
+    for (const session::KernelRole role : session::session_roles(pairing)) {
+      if (role == session::KernelRole::k_candidate) {
         request.kernels.push_back({.role = role, .name = name(p), .commit = *p.commit});
       } else if (timing) {
         request.kernels.push_back(*reference_role);
@@ -233,8 +235,8 @@ class PrefixRunner {
         request.kernels.push_back({.role = role, .name = "base", .commit = *m_prefixes[0].commit});
       }
     }
-    Services services{m_services.builder, m_services.runner, m_services.workdir_root};
-    auto outcome = run_session(std::move(request), services, m_status);
+    session::Services services{m_services.builder, m_services.runner, m_services.workdir_root};
+    auto outcome = session::run_session(std::move(request), services, m_status);
 
     BisectRun run;
     for (const auto& k : outcome.kernels) {
@@ -243,15 +245,15 @@ class PrefixRunner {
       }
     }
     switch (outcome.end) {
-      case SessionEnd::k_skipped:
+      case session::SessionEnd::k_skipped:
         throw usage_error("case " + test_case.name + " on target " + m_request.target.name +
                           " is skipped: " + outcome.why + ": nothing to bisect with");
-      case SessionEnd::k_not_built:
+      case session::SessionEnd::k_not_built:
         run.builds += 1;  // the one that failed
         run.outcome = RunOutcome::k_untestable;
         run.summary = first_line(outcome.why);
         return run;
-      case SessionEnd::k_booted:
+      case session::SessionEnd::k_booted:
         break;
     }
     const auto& report = outcome.report;
@@ -311,7 +313,7 @@ class PrefixRunner {
 
   const BisectRequest& m_request;
   BisectServices& m_services;
-  Status& m_status;
+  session::Status& m_status;
   const std::vector<Prefix>& m_prefixes;
   const BisectOutcome& m_outcome;
   // Timing samples pooled over the runs of one step (base, candidate).
@@ -385,7 +387,8 @@ BisectRun judge_timing(const cases::TimingData& base, const cases::TimingData& c
   return run;
 }
 
-BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services, Status& status) {
+BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services,
+                         session::Status& status) {
   // Apply: every prefix a commit, once; a prefix that does not apply fails.
   auto [name, prefixes] = apply_prefixes(request.series, request, services.store);
   const std::size_t n = prefixes.size() - 1;
@@ -436,4 +439,4 @@ BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services,
   return outcome;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::bisect

@@ -26,7 +26,7 @@
 #include "session/session.h"
 #include "sys/process.h"
 
-namespace kseries::run {
+namespace kseries::bisect {
 
 struct BisectRequest {
   std::filesystem::path series;  // a directory or an mbox (its depends applied first)
@@ -36,7 +36,7 @@ struct BisectRequest {
   kernel::Target target;
   std::optional<cases::CaseDef> test_case;  // boot, case and timing checks
   std::filesystem::path testcases;
-  CaseOptions case_options;
+  session::CaseOptions case_options;
   std::string metric;    // timing: e.g. memmap_init_vns (memmap_init_ns names it too)
   double threshold = 0;  // timing: a slowdown of at least this fraction is bad
   // Timing, policy.reference == k_against: the good revision (a directory or
@@ -83,7 +83,8 @@ struct BisectServices {
 // Throws Error(k_usage) for a case the target skips or a metric the case
 // does not measure, Error(k_check_failed) when a prerequisite series does
 // not apply; a prefix that does not apply is a failing prefix.
-BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services, Status& status);
+BisectOutcome run_bisect(const BisectRequest& request, BisectServices& services,
+                         session::Status& status);
 
 // The timing verdict of CANDIDATE against BASE on METRIC for every setup
 // (stats::compare under the metric's own materiality): fail when a setup is
@@ -96,4 +97,4 @@ BisectRun judge_timing(const cases::TimingData& base, const cases::TimingData& c
 // Appends MORE's samples to INTO (one more boot per kernel, its own block).
 void pool_timing(cases::TimingData& into, const cases::TimingData& more);
 
-}  // namespace kseries::run
+}  // namespace kseries::bisect

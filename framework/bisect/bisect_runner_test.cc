@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 
-namespace kseries::run {
+namespace kseries::bisect {
 namespace {
 
 // One boot's rebinds of memmap_init under the instruction clock, scaled.
@@ -77,4 +77,4 @@ TEST(JudgeTimingTest, AMetricNotMeasuredIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::bisect

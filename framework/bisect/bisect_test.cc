@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace kseries::run {
+namespace kseries::bisect {
 namespace {
 
 using Outcome = RunOutcome;
@@ -516,4 +516,4 @@ TEST(BisectTest, RecordingAfterTheEndIsAnError) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::bisect

@@ -58,30 +58,31 @@ constexpr const char* k_synopsis =
     "(nothing to bisect) or the bisection is inconclusive; 2 usage or infrastructure error.";
 
 // The check: --check, else timing with --metric, else the case.
-run::BisectCheck check_of(const po::variables_map& vm) {
+bisect::BisectCheck check_of(const po::variables_map& vm) {
   if (vm.count("check")) {
-    const auto check = run::parse_bisect_check(vm["check"].as<std::string>());
+    const auto check = bisect::parse_bisect_check(vm["check"].as<std::string>());
     if (!check) {
       throw usage_error("--check must be apply, build, boot, case or timing, not '" +
                         vm["check"].as<std::string>() + "'");
     }
     return *check;
   }
-  return vm.count("metric") ? run::BisectCheck::k_timing : run::BisectCheck::k_case;
+  return vm.count("metric") ? bisect::BisectCheck::k_timing : bisect::BisectCheck::k_case;
 }
 
 void write_reports(const po::variables_map& vm, const fs::path& run_dir,
-                   const run::BisectOutcome& outcome, const run::BisectFacts& facts, bool final) {
-  const std::string json = run::bisect_json(outcome, facts).dump(2) + "\n";
+                   const bisect::BisectOutcome& outcome, const bisect::BisectFacts& facts,
+                   bool final) {
+  const std::string json = bisect::bisect_json(outcome, facts).dump(2) + "\n";
   write_file(run_dir / "bisect.json", json);
   if (!final) {
     return;
   }
   const std::string text =
-      run::render_bisect_text(outcome, facts) + "run directory " + run_dir.string() + "\n";
+      bisect::render_bisect_text(outcome, facts) + "run directory " + run_dir.string() + "\n";
   std::cout << printable_text(text);
   write_new_file(run_dir / "bisect.txt", printable_text(text));
-  const auto suite = run::bisect_junit(outcome, facts);
+  const auto suite = bisect::bisect_junit(outcome, facts);
   report::write_junit(run_dir / "junit.xml", {suite});
   if (vm.count("junit")) {
     report::write_junit(vm["junit"].as<std::string>(), {suite});
@@ -132,20 +133,20 @@ po::options_description bisect_options() {
 }
 
 // --metric, --threshold and --against: what a timing step compares.
-void timing_inputs(const po::variables_map& vm, bool timing, run::BisectRequest& request) {
+void timing_inputs(const po::variables_map& vm, bool timing, bisect::BisectRequest& request) {
   if (timing) {
     request.metric = vm["metric"].as<std::string>();
     request.threshold = vm["threshold"].as<double>() / 100;
     if (vm.count("against")) {
       const auto against = vm["against"].as<std::string>();
       if (against == "base") {
-        request.policy.reference = run::TimingReference::k_base;
+        request.policy.reference = bisect::TimingReference::k_base;
       } else {
         request.against = fs::absolute(against);
         if (!fs::exists(request.against)) {
           throw usage_error("--against: no series at " + against);
         }
-        request.policy.reference = run::TimingReference::k_against;
+        request.policy.reference = bisect::TimingReference::k_against;
       }
     }
   } else if (vm.count("against")) {
@@ -154,9 +155,9 @@ void timing_inputs(const po::variables_map& vm, bool timing, run::BisectRequest&
 }
 
 // How each step boots: setups, rebinds, accelerator, clock, pmem, timeout.
-void boot_inputs(const po::variables_map& vm, run::BisectRequest& request) {
+void boot_inputs(const po::variables_map& vm, bisect::BisectRequest& request) {
   if (vm.count("setups")) {
-    request.case_options.setups = run::split_list(vm["setups"].as<std::string>());
+    request.case_options.setups = session::split_list(vm["setups"].as<std::string>());
   }
   request.case_options.rebinds = vm["rebinds"].as<int>();
   request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
@@ -185,7 +186,7 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
   if (!vm.count("series")) {
     throw usage_error("give the series to bisect: --series DIR|MBOX");
   }
-  run::BisectRequest request;
+  bisect::BisectRequest request;
   const SeriesInput input = resolve_series_input(context, vm, vm["series"].as<std::string>());
   request.series = fs::absolute(input.path);
   request.policy.check = check_of(vm);
@@ -198,15 +199,15 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
   if (request.policy.threshold < 0 || request.policy.threshold > 1) {
     throw usage_error("--confidence must be between 0 and 1");
   }
-  const bool timing = request.policy.check == run::BisectCheck::k_timing;
+  const bool timing = request.policy.check == bisect::BisectCheck::k_timing;
   if (timing != (vm.count("metric") > 0)) {
     throw usage_error(timing ? "the timing check needs --metric NAME"
                              : "--metric is for the timing check (--check timing)");
   }
-  const bool needs_case = request.policy.check != run::BisectCheck::k_apply &&
-                          request.policy.check != run::BisectCheck::k_build;
+  const bool needs_case = request.policy.check != bisect::BisectCheck::k_apply &&
+                          request.policy.check != bisect::BisectCheck::k_build;
   if (needs_case && !vm.count("case")) {
-    throw usage_error("the " + run::bisect_check_name(request.policy.check) +
+    throw usage_error("the " + bisect::bisect_check_name(request.policy.check) +
                       " check needs --case NAME");
   }
   request.testcases = testcases_dir(vm);
@@ -220,24 +221,25 @@ int run_bisect(Context& context, const std::vector<std::string>& args) {
   request.base = base.commit;
   request.base_label = base.label;
   request.run_dir = context.workdir().new_run("bisect");
-  const run::BisectFacts facts{request.target.name, needs_case ? request.test_case->name : "",
-                               request.metric,      request.threshold,
-                               base.label,          request.run_dir.string()};
+  const bisect::BisectFacts facts{request.target.name, needs_case ? request.test_case->name : "",
+                                  request.metric,      request.threshold,
+                                  base.label,          request.run_dir.string()};
 
   // Bisect: the evidence is saved after every run, so an interrupted
   // bisection leaves what it had.
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  run::BisectServices services{context.store(), builder, context.runner(), context.workdir().root(),
-                               [&](const run::BisectOutcome& so_far) {
-                                 write_reports(vm, request.run_dir, so_far, facts, false);
-                               }};
+  bisect::BisectServices services{context.store(), builder, context.runner(),
+                                  context.workdir().root(),
+                                  [&](const bisect::BisectOutcome& so_far) {
+                                    write_reports(vm, request.run_dir, so_far, facts, false);
+                                  }};
   StderrStatus status;
-  const auto outcome = run::run_bisect(request, services, status);
+  const auto outcome = bisect::run_bisect(request, services, status);
 
   // Report: the exit status follows git bisect run's meaning.
   write_reports(vm, request.run_dir, outcome, facts, true);
-  return outcome.bisection.result().end == run::BisectEnd::k_culprit
+  return outcome.bisection.result().end == bisect::BisectEnd::k_culprit
              ? 0
              : static_cast<int>(ExitCode::k_check_failed);
 }

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 namespace {
 
 void write_reports(const po::variables_map& vm, const fs::path& run_dir,
-                   const run::SessionReport& report) {
+                   const session::SessionReport& report) {
   text_report_stream(vm) << printable_text(report.text);
   write_new_file(run_dir / "boot.txt", report.text);
   const std::string json = json_text(report.json);
@@ -47,8 +47,8 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
 
 // The kernels of the session, by role: the baseline (base, or --against's
 // revision), the candidate series, or the base again as an A/A control.
-std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::variables_map& vm,
-                                               const run::Oracle* oracle) {
+std::vector<session::KernelUnderTest> plan_kernels(Context& context, const po::variables_map& vm,
+                                                   const session::Oracle* oracle) {
   std::optional<SeriesInput> candidate;
   if (vm.count("series")) {
     candidate = resolve_series_input(context, vm, vm["series"].as<std::string>());
@@ -61,31 +61,31 @@ std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::varia
     throw usage_error("--against needs --series and --compare-base, and a timing case");
   }
   // Who boots beside whom is session/kernel_plan.h's; here only which commits.
-  const run::Pairing pairing{.oracle = oracle,
-                             .series = series,
-                             .judge_timing = compare,
-                             .baseline_asked = compare,
-                             .against = against};
-  std::vector<run::KernelUnderTest> kernels;
-  auto add_series = [&](run::KernelRole role, const fs::path& dir,
+  const session::Pairing pairing{.oracle = oracle,
+                                 .series = series,
+                                 .judge_timing = compare,
+                                 .baseline_asked = compare,
+                                 .against = against};
+  std::vector<session::KernelUnderTest> kernels;
+  auto add_series = [&](session::KernelRole role, const fs::path& dir,
                         std::optional<std::size_t> upto) {
     const auto chain = load_series_chain(dir);
     const auto applied = apply_series_or_fail(context, base, chain, upto);
     kernels.push_back({.role = role, .name = chain.back()->name, .commit = *applied.tip});
   };
-  for (const run::KernelRole role : run::session_roles(pairing)) {
+  for (const session::KernelRole role : session::session_roles(pairing)) {
     switch (role) {
-      case run::KernelRole::k_reference:
+      case session::KernelRole::k_reference:
         add_series(role, resolve_series_input(context, vm, vm["against"].as<std::string>()).path,
                    std::nullopt);
         break;
-      case run::KernelRole::k_base:
+      case session::KernelRole::k_base:
         kernels.push_back({.role = role, .name = "base", .commit = base.commit});
         break;
-      case run::KernelRole::k_control:
+      case session::KernelRole::k_control:
         kernels.push_back({.role = role, .name = "base-again", .commit = base.commit});
         break;
-      case run::KernelRole::k_candidate: {
+      case session::KernelRole::k_candidate: {
         std::optional<std::size_t> upto;
         if (vm.count("upto")) {
           upto = vm["upto"].as<std::size_t>();
@@ -102,23 +102,23 @@ std::vector<run::KernelUnderTest> plan_kernels(Context& context, const po::varia
 // --clock both, the same request under each clock, one after the other
 // (icount figures do not depend on what runs beside them), each in its own
 // directory of the run, one report with both.
-int run_sessions(const po::variables_map& vm, run::SessionRequest request, run::Services& services,
-                 run::Status& status) {
+int run_sessions(const po::variables_map& vm, session::SessionRequest request,
+                 session::Services& services, session::Status& status) {
   const bool both = request.clock == "both";
   const fs::path run_dir = request.run_dir;
-  run::SessionReport all;
+  session::SessionReport all;
   all.json = nlohmann::json::object();
   for (const std::string& clock : both ? std::vector<std::string>{"icount", "wall"}
                                        : std::vector<std::string>{request.clock}) {
-    run::SessionRequest one = request;
+    session::SessionRequest one = request;
     one.clock = clock;
     if (both) {
       one.run_dir = run_dir / clock;
       fs::create_directories(one.run_dir);
       status.progress("clock " + clock + ": a session of its own");
     }
-    auto outcome = run::run_session(std::move(one), services, status);
-    if (outcome.end == run::SessionEnd::k_not_built) {
+    auto outcome = session::run_session(std::move(one), services, status);
+    if (outcome.end == session::SessionEnd::k_not_built) {
       throw check_failure(outcome.why);
     }
     auto& report = outcome.report;
@@ -210,20 +210,20 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (vm["boots"].as<int>() < 1) {
     throw usage_error("--boots must be at least 1");
   }
-  run::SessionRequest request;
+  session::SessionRequest request;
   request.accel = parse_accel(vm["accel"].as<std::string>());
   request.clock = checked_clock(vm["clock"].as<std::string>(), ClockBoth::k_allowed);
   request.memory = memory_clock_settings(vm, request.clock);
   request.testcases = testcases_dir(vm);
   request.target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());
   request.test_case = cases::load_case(request.testcases, vm["case"].as<std::string>());
-  const run::Oracle* oracle = run::find_oracle(request.test_case.oracle);
+  const session::Oracle* oracle = session::find_oracle(request.test_case.oracle);
   if (oracle && oracle->name() == "memmap-vs-base" && !vm.count("series")) {
     throw usage_error("case " + request.test_case.name +
                       " compares a series kernel with the base: give --series DIR");
   }
   if (vm.count("setups")) {
-    request.case_options.setups = run::split_list(vm["setups"].as<std::string>());
+    request.case_options.setups = session::split_list(vm["setups"].as<std::string>());
   }
   request.case_options.rebinds = vm["rebinds"].as<int>();
   request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
@@ -242,7 +242,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   request.reuse_every_boot = vm.count("reuse-boots") > 0;
   // A case skipped on this target builds nothing: the kernels are only
   // applied (cheap) when something will boot.
-  const auto plan = run::plan_case(request.target, request.test_case, request.case_options);
+  const auto plan = session::plan_case(request.target, request.test_case, request.case_options);
   if (!plan.skipped && !plan.nothing_to_boot()) {
     request.kernels = plan_kernels(context, vm, oracle);
   }
@@ -250,7 +250,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   // The session: build, boot, judge, render.
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  run::Services services{builder, context.runner(), context.workdir().root()};
+  session::Services services{builder, context.runner(), context.workdir().root()};
   StderrStatus status;
   return run_sessions(vm, std::move(request), services, status);
 }

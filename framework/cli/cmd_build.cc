@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Step = run::BuildStep;
+using Step = gate::BuildStep;
 
 // The last patch (up to `upto`, 1-based) of the top series whose diff touches
 // `file`, as "patch 3/8 'subject'", or "".
@@ -80,7 +80,7 @@ void describe_kernel(const kernel::KernelBuild& kernel, const Step& step,
     summary << "  warnings: " << kernel.warnings.size() << "\n";
     return;
   }
-  const auto added = run::added_warnings(base_kernel->warnings, kernel.warnings);
+  const auto added = gate::added_warnings(base_kernel->warnings, kernel.warnings);
   summary << "  warnings: " << kernel.warnings.size() << " (base " << base_kernel->warnings.size()
           << "), new versus the base: " << added.size() << "\n";
   for (const auto& warning : added) {
@@ -316,7 +316,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
     return run_dir / ("build-" + target.name + "-" + std::to_string(s + 1) + ".log");
   };
   const auto tag = [&](std::size_t s) { return target.name + " @ " + steps[s].label; };
-  run::BuildStepsOptions step_options;
+  gate::BuildStepsOptions step_options;
   step_options.log = log;
   step_options.last_step_modules = module_dirs;
   step_options.configure_only = vm.count("configure-only") > 0;
@@ -327,7 +327,7 @@ int run_build(Context& context, const std::vector<std::string>& args) {
   step_options.progress = [&](std::size_t s, const std::string& text) {
     progress(tag(s) + ": " + text);
   };
-  const auto results = run::build_steps(target, steps, step_options, builder);
+  const auto results = gate::build_steps(target, steps, step_options, builder);
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const auto& result = results[s];
     auto test = describe_step(steps[s], result, target.name, base_kernel, top, log(s), summary);

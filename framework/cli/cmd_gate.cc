@@ -60,7 +60,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   if (!vm.count("series")) {
     throw usage_error("give at least one --series DIR");
   }
-  run::GateRequest request;
+  gate::GateRequest request;
   std::optional<std::string> series_base;
   for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
     const SeriesInput input = resolve_series_input(context, vm, s);
@@ -70,11 +70,11 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   }
   request.configs = configs_dir(vm);
   request.testcases = testcases_dir(vm);
-  request.matrix = run::load_matrix(request.configs / "matrices", vm["matrix"].as<std::string>());
-  run::check_matrix(request.matrix, request.configs, request.testcases);
-  run::resolve_coverage_targets(request.matrix, request.configs);
+  request.matrix = gate::load_matrix(request.configs / "matrices", vm["matrix"].as<std::string>());
+  gate::check_matrix(request.matrix, request.configs, request.testcases);
+  gate::resolve_coverage_targets(request.matrix, request.configs);
   for (const auto& series : request.series) {
-    run::load_expectations(series);  // a malformed or empty expect file: exit 2 now, not later
+    gate::load_expectations(series);  // a malformed or empty expect file: exit 2 now, not later
   }
   const std::string accel = vm["accel"].as<std::string>();
   request.accel = parse_accel(accel);
@@ -91,10 +91,10 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     }
   }
   if (vm.count("shard")) {
-    const auto spec = run::parse_shard_spec(vm["shard"].as<std::string>());
+    const auto spec = gate::parse_shard_spec(vm["shard"].as<std::string>());
     // The jobs follow from the matrix alone: the series are named (loaded,
     // once) by the gate itself, which writes shard.json.
-    request.share = run::Share{run::make_plan(request.matrix, {}, spec.count), spec.index};
+    request.share = gate::Share{gate::make_plan(request.matrix, {}, spec.count), spec.index};
   }
   const Base base = resolve_base_for(context, vm, series_base);
   request.base = base.commit;
@@ -110,9 +110,9 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
 
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  run::GateServices services{context.store(), builder, context.runner(), context.workdir().root()};
+  gate::GateServices services{context.store(), builder, context.runner(), context.workdir().root()};
   StderrStatus status;
-  const auto result = run::run_gate(request, services, status);
+  const auto result = gate::run_gate(request, services, status);
 
   return finish_gate(result, request.run_dir,
                      request.share
@@ -122,10 +122,10 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                      vm);
 }
 
-int finish_gate(const run::GateResult& result, const fs::path& run_dir, const std::string& trailer,
+int finish_gate(const gate::GateResult& result, const fs::path& run_dir, const std::string& trailer,
                 const po::variables_map& vm) {
   const std::string text =
-      run::render_gate(result) + trailer + "run directory " + run_dir.string() + "\n";
+      gate::render_gate(result) + trailer + "run directory " + run_dir.string() + "\n";
   text_report_stream(vm) << printable_text(text);
   write_new_file(run_dir / "gate.txt", printable_text(text));
   const auto suites = gate_junit_suites(result);
@@ -143,7 +143,7 @@ int finish_gate(const run::GateResult& result, const fs::path& run_dir, const st
   return result.ok ? 0 : static_cast<int>(ExitCode::k_check_failed);
 }
 
-std::vector<report::TestSuite> gate_junit_suites(const run::GateResult& result) {
+std::vector<report::TestSuite> gate_junit_suites(const gate::GateResult& result) {
   return report::gate_junit_suites(result.verdicts, result.cells, result.interrupted,
                                    result.interruption);
 }

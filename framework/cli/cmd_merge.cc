@@ -38,10 +38,10 @@ int run_merge(Context& context, const std::vector<std::string>& args) {
   for (const auto& d : vm["run-dir"].as<std::vector<std::string>>()) {
     dirs.push_back(fs::absolute(d));
   }
-  const auto merged = run::merge_shards(dirs);
+  const auto merged = gate::merge_shards(dirs);
   const fs::path run_dir = context.workdir().new_run("merge");
 
-  run::write_merged_store(merged, run_dir);  // the gate's own gate.json
+  gate::write_merged_store(merged, run_dir);  // the gate's own gate.json
   return finish_gate(merged.gate, run_dir,
                      "merged " + std::to_string(dirs.size()) + " shard(s) of plan " +
                          merged.plan.id + " (matrix " + merged.plan.matrix + ", base " +

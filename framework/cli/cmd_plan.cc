@@ -38,15 +38,15 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
   for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
     series.push_back(fs::absolute(resolve_series_input(context, vm, s).path));
   }
-  auto matrix = run::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());
-  run::check_matrix(matrix, configs_dir(vm), std::nullopt);  // plan has no --testcases
-  run::resolve_coverage_targets(matrix, configs_dir(vm));
-  const auto plan = run::make_plan(matrix, run::load_plan_series(series), vm["shards"].as<int>());
-  report::write_report(vm["json"].as<std::string>(), json_text(run::plan_json(plan)));
+  auto matrix = gate::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());
+  gate::check_matrix(matrix, configs_dir(vm), std::nullopt);  // plan has no --testcases
+  gate::resolve_coverage_targets(matrix, configs_dir(vm));
+  const auto plan = gate::make_plan(matrix, gate::load_plan_series(series), vm["shards"].as<int>());
+  report::write_report(vm["json"].as<std::string>(), json_text(gate::plan_json(plan)));
   int empty = 0;
   for (int i = 1; i <= plan.shards; ++i) {
     empty += std::none_of(plan.jobs.begin(), plan.jobs.end(),
-                          [&](const run::PlanJob& job) { return job.shard == i; });
+                          [&](const gate::PlanJob& job) { return job.shard == i; });
   }
   progress("plan " + plan.id + ": " + std::to_string(plan.jobs.size()) + " job(s) on " +
            std::to_string(plan.shards) + " shard(s)" +

@@ -76,7 +76,7 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
   request.configs = configs_dir(vm);
   request.testcases = testcases_dir(vm);
   request.matrix_argument = vm["matrix"].as<std::string>();
-  request.matrix = run::load_matrix(request.configs / "matrices", request.matrix_argument);
+  request.matrix = gate::load_matrix(request.configs / "matrices", request.matrix_argument);
   if (request.matrix_argument.find('/') != std::string::npos) {
     request.matrix_argument = fs::absolute(request.matrix_argument).string();
   }
@@ -107,7 +107,7 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
 
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
-  run::GateServices gate{context.store(), builder, context.runner(), context.workdir().root()};
+  gate::GateServices gate{context.store(), builder, context.runner(), context.workdir().root()};
   StderrStatus status;
   watch::WatchServices services{context.runner(),
                                 gate,

@@ -34,11 +34,11 @@ int run_coverage(Context& context, const std::vector<std::string>& args);
 
 // The gate's JUnit suites (one per series, one testcase per cell), for
 // `kseries gate` and `kseries merge` alike.
-std::vector<report::TestSuite> gate_junit_suites(const run::GateResult& result);
+std::vector<report::TestSuite> gate_junit_suites(const gate::GateResult& result);
 // The end of a gate and of a merge alike: the text report (render_gate,
 // then TRAILER, then the run directory) on stdout and in RUN_DIR/gate.txt,
 // junit.xml, --junit/--json/--html/--kcidb; the exit code of RESULT.
-int finish_gate(const run::GateResult& result, const std::filesystem::path& run_dir,
+int finish_gate(const gate::GateResult& result, const std::filesystem::path& run_dir,
                 const std::string& trailer, const po::variables_map& vm);
 
 // --configs, else the bundled kernel-configs/.

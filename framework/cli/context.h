@@ -91,7 +91,7 @@ std::ostream& text_report_stream(const po::variables_map& vm);
 void progress(const std::string& text);
 
 // The run layer's progress, printed by progress().
-class StderrStatus final : public run::Status {
+class StderrStatus final : public session::Status {
  public:
   void progress(const std::string& line) override { cli::progress(line); }
 };

@@ -34,7 +34,7 @@ memcost::MemoryClockSettings memory_clock_settings(const po::variables_map& vm,
       memcost::load_profile(vm["memory-profile"].as<std::string>(), configs_dir(vm) / "machines");
   settings.unscaled = vm.count("memory-unscaled") > 0;
   if (vm.count("memory-llc")) {
-    for (const auto& word : run::split_list(vm["memory-llc"].as<std::string>())) {
+    for (const auto& word : session::split_list(vm["memory-llc"].as<std::string>())) {
       const auto bytes = qemu::parse_memory_size(word);
       if (bytes < 4096 || bytes > (1ull << 34)) {
         throw usage_error("--memory-llc: '" + word + "' is not between 4K and 16G");

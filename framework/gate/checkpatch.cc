@@ -9,7 +9,7 @@
 #include "results/facts.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -117,4 +117,4 @@ results::CellResult checkpatch_stage(const std::string& series_name, const Serie
   return cell;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

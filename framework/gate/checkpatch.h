@@ -15,7 +15,7 @@
 #include "series/series.h"
 #include "sys/process.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct CheckpatchReport {
   bool ran = false;
@@ -49,4 +49,4 @@ class Checkpatch {
 results::CellResult checkpatch_stage(const std::string& series_name, const Series& series,
                                      Checkpatch& checker);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -9,7 +9,7 @@
 #include "kernel/target.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -39,8 +39,8 @@ std::vector<fs::path> cover_files(const fs::path& dir) {
 std::optional<coverage::CellLines> judge_cell(const CoverageCellRun& run,
                                               const coverage::SeriesLines& lines,
                                               const CoverageStageInput& input,
-                                              const kernel::KernelBuilds& builder, Status& status,
-                                              std::string& why) {
+                                              const kernel::KernelBuilds& builder,
+                                              session::Status& status, std::string& why) {
   const auto target = kernel::load_target(input.configs, run.target);
   const auto kernel = builder.find(target, input.tip);
   if (!kernel) {
@@ -82,7 +82,7 @@ std::optional<coverage::CellLines> judge_cell(const CoverageCellRun& run,
 }  // namespace
 
 results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& store,
-                                   const kernel::KernelBuilds& builder, Status& status) {
+                                   const kernel::KernelBuilds& builder, session::Status& status) {
   const auto start = std::chrono::steady_clock::now();
   results::CellResult cell{input.series_name,
                            results::CellId::coverage().to_string(),
@@ -161,4 +161,4 @@ results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& 
   return cell;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

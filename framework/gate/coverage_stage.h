@@ -20,7 +20,7 @@
 #include "series/series.h"
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct CoverageCellRun {
   std::string cell;               // "pmem-coverage memmap-equivalence"
@@ -39,6 +39,6 @@ struct CoverageStageInput {
 };
 
 results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& store,
-                                   const kernel::KernelBuilds& builder, Status& status);
+                                   const kernel::KernelBuilds& builder, session::Status& status);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

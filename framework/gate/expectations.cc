@@ -5,7 +5,7 @@
 #include "core/text.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -62,4 +62,4 @@ std::optional<Expectations> load_expectations(const fs::path& series_dir) {
   return parse_expectations(read_file(file), file);
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct Expectation {
   std::string cell;  // "per-patch pmem", "pmem memmap-equivalence"
@@ -28,4 +28,4 @@ struct Expectations {
 std::optional<Expectations> load_expectations(const std::filesystem::path& series_dir);
 Expectations parse_expectations(const std::string& text, const std::filesystem::path& file);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

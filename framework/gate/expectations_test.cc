@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 TEST(ExpectationsTest, ParsesFailLines) {
@@ -30,4 +30,4 @@ TEST(ExpectationsTest, AFileThatExpectsNothingIsRefused) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -30,7 +30,7 @@
 #include "session/session_runner.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -65,7 +65,7 @@ void add_tree(std::string& text, const fs::path& dir) {
 class SeriesGate {
  public:
   SeriesGate(const GateRequest& request, GateServices& services, results::CellStore& store,
-             Status& status, std::map<std::string, double>& time,
+             session::Status& status, std::map<std::string, double>& time,
              std::vector<GatedRevision>& revisions)
       : m_request(request),
         m_services(services),
@@ -238,7 +238,7 @@ class SeriesGate {
     if (matrix_cell) {
       try {
         const auto test_case = cases::load_case(m_request.testcases, matrix_cell->test_case);
-        timing = find_oracle(test_case.oracle) == nullptr;
+        timing = session::find_oracle(test_case.oracle) == nullptr;
       } catch (const Error&) {
         timing = false;  // the case did not load: the cell says so
       }
@@ -450,7 +450,7 @@ class SeriesGate {
   const GateRequest& m_request;
   GateServices& m_services;
   results::CellStore& m_store;
-  Status& m_status;
+  session::Status& m_status;
   std::map<std::string, double>& m_time;
   std::vector<GatedRevision>& m_revisions;
   std::string m_name;
@@ -559,7 +559,7 @@ void judge_revision_findings(const GateRequest& request, const std::vector<std::
 
 }  // namespace
 
-GateResult run_gate(const GateRequest& request, GateServices& services, Status& status) {
+GateResult run_gate(const GateRequest& request, GateServices& services, session::Status& status) {
   const auto start = Clock::now();
   results::CellStore store(request.run_dir / "gate.json");
   if (request.resume) {
@@ -713,4 +713,4 @@ std::string render_gate(const GateResult& result) {
   return out.str();
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -26,7 +26,7 @@
 #include "session/session.h"
 #include "sys/process.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct GateRequest {
   std::vector<std::filesystem::path> series;
@@ -68,7 +68,7 @@ struct GateResult {
   std::string plan_id;  // --shard: the plan's id (as in shard.json and `kseries plan`)
 };
 
-GateResult run_gate(const GateRequest& request, GateServices& services, Status& status);
+GateResult run_gate(const GateRequest& request, GateServices& services, session::Status& status);
 
 // The end of a gate's gate.json, as one gate and a merge of shards write it:
 // the revision comparisons, the verdict, where the time went.
@@ -78,4 +78,4 @@ void finish_store(results::CellStore& store, const GateResult& result);
 // comparisons, then where the time went.
 std::string render_gate(const GateResult& result);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace kseries::run {
+namespace kseries::gate {
 
 using results::CellResult;
 using results::Outcome;
@@ -109,4 +109,4 @@ std::vector<std::pair<std::string, double>> gate_time_of(const std::vector<CellR
   return stages;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -11,7 +11,7 @@
 #include "gate/expectations.h"
 #include "results/gate_record.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 // A good series (no expectations) is ok when no cell failed or erred; a
 // known-bad one when every expected cell failed with its text and nothing
@@ -36,4 +36,4 @@ std::string gate_time_stage(const results::CellId& cell);
 std::vector<std::pair<std::string, double>> gate_time_of(
     const std::vector<results::CellResult>& cells, const std::string& suffix);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

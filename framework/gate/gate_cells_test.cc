@@ -8,7 +8,7 @@
 #include "gate/checkpatch.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 results::CellResult cell(const std::string& name, results::Outcome status,
@@ -178,4 +178,4 @@ TEST(CheckpatchTest, CountsTerseOutput) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

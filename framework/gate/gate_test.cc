@@ -10,7 +10,7 @@
 #include "testing/fake_builds.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,7 +28,7 @@ class DoneRunner : public ProcessRunner {
   }
 };
 
-class QuietStatus : public Status {
+class QuietStatus : public session::Status {
  public:
   void progress(const std::string&) override {}
 };
@@ -153,4 +153,4 @@ TEST_F(GateTest, AnUnexpectedBuildBreakFailsTheGate) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -11,7 +11,7 @@
 #include "session/case_plan.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -46,7 +46,7 @@ MatrixCell parse_cell(const std::vector<std::string>& w, const std::string& wher
     const std::string key = w[i].substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : w[i].substr(eq + 1);
     if (key == "setups" && !value.empty()) {
-      cell.setups = split_list(value);
+      cell.setups = session::split_list(value);
     } else if (key == "rebinds") {
       int n = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -215,7 +215,7 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
                           (test_case.dir / "case.conf").string() + ")");
       }
     }
-    const auto known = known_setups(test_case);
+    const auto known = session::known_setups(test_case);
 
     if (cell.setups && !known.empty()) {
       for (const auto& setup : *cell.setups) {
@@ -253,4 +253,4 @@ Matrix load_matrix(const fs::path& matrices_dir, const std::string& name_or_file
   return parse_matrix(read_file(file), file);
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -21,7 +21,7 @@
 
 #include "coverage/revision_coverage.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct MatrixCell {
   std::string target;
@@ -80,4 +80,4 @@ void resolve_coverage_targets(Matrix& matrix, const std::filesystem::path& confi
 void check_matrix(const Matrix& matrix, const std::filesystem::path& configs_dir,
                   const std::optional<std::filesystem::path>& testcases_dir);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 std::string error_of(const std::string& text) {
@@ -166,9 +166,9 @@ TEST(MatrixTest, ABareNameIsTheBundledMatrix) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 // The coverage policy: parsed per line, and refused at load without a
@@ -203,4 +203,4 @@ TEST(MatrixTest, CoveragePolicyNeedsACoverageCell) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -11,7 +11,7 @@
 #include "report/run_record.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -234,4 +234,4 @@ void write_merged_store(const MergeResult& merged, const fs::path& run_dir) {
   finish_store(store, merged.gate);
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

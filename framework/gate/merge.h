@@ -14,7 +14,7 @@
 #include "gate/gate.h"
 #include "gate/shard.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct MergeResult {
   Plan plan;
@@ -33,4 +33,4 @@ MergeResult merge_shards(const std::vector<std::filesystem::path>& run_dirs);
 // HTML and KCIDB reports of a gate read.
 void write_merged_store(const MergeResult& merged, const std::filesystem::path& run_dir);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

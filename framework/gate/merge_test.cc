@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 using testing::put_file;
@@ -212,4 +212,4 @@ TEST_F(MergeTest, ASeriesWithNoCellAnywhereIsAnError) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

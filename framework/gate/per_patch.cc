@@ -6,7 +6,7 @@
 
 #include "results/facts.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -95,7 +95,7 @@ void describe_broken(const BuildStep& step, const kernel::StepResult& built,
 }  // namespace
 
 results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBuilds& builder,
-                                    Status& status) {
+                                    session::Status& status) {
   using Clock = std::chrono::steady_clock;
   const kernel::Target& target = *input.target;
   const auto start = Clock::now();
@@ -169,4 +169,4 @@ results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBu
   return cell;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

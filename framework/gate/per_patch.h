@@ -19,7 +19,7 @@
 #include "series/series.h"
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 // One commit to build, as the per-patch stage and `kseries build` name it.
 struct BuildStep {
@@ -61,9 +61,9 @@ struct PerPatchInput {
 };
 
 results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBuilds& builder,
-                                    Status& status);
+                                    session::Status& status);
 
 // "zone-device-memmap/v10 x" -> "zone-device-memmap-v10-x": a name for a file.
 std::string file_safe(std::string name);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

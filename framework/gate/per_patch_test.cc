@@ -5,7 +5,7 @@
 #include "git/libgit2.h"
 #include "testing/fake_builds.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -70,4 +70,4 @@ TEST(AddedWarnings, OnlyWhatTheBuildBeforeDidNotHaveInOrder) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -5,7 +5,7 @@
 
 #include "stats/compare.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace {
 
@@ -89,4 +89,4 @@ PerPatchTable render_per_patch_timing(const std::vector<PrefixTiming>& prefixes)
   return table;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -10,7 +10,7 @@
 
 #include "cases/memmap_timing.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct PrefixTiming {
   std::string label;  // "base", "1/8 mm: fix stale ZONE_DEVICE refcount comment"
@@ -28,4 +28,4 @@ struct PerPatchTable {
 // clock's memmap_init_mns if present, else memmap_init_vns, else _ns.
 PerPatchTable render_per_patch_timing(const std::vector<PrefixTiming>& prefixes);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

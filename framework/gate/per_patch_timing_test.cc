@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 cases::TimingData timing(double fsdax) {
@@ -42,4 +42,4 @@ TEST(PerPatchTimingTest, NothingToTableSaysSo) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

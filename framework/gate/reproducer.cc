@@ -6,7 +6,7 @@
 #include "results/cell_id.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -153,4 +153,4 @@ fs::path write_reproducer(const fs::path& dir, const std::string& series, const 
   return file;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

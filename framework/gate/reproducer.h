@@ -12,7 +12,7 @@
 
 #include "gate/matrix.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 // What the gate was given, as command line arguments.
 struct ReproduceInputs {
@@ -50,4 +50,4 @@ std::filesystem::path write_reproducer(const std::filesystem::path& dir, const s
                                        const std::string& cell, const std::string& status_line,
                                        const std::vector<std::vector<std::string>>& commands);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 TEST(ReproducerTest, QuotesForSh) {
@@ -63,4 +63,4 @@ TEST(ReproducerTest, APerPatchCellIsAPerPatchBuild) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

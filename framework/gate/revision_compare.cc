@@ -9,7 +9,7 @@
 #include "git/patch_id.h"
 #include "series/revision_identity.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace {
 
@@ -369,4 +369,4 @@ nlohmann::json comparisons_json(const std::vector<RevisionComparison>& compariso
   return out;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

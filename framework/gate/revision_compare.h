@@ -17,7 +17,7 @@
 #include "report/revision_timing.h"
 #include "series/series.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct RevisionPatch {
   std::string title;     // the subject without its [PATCH ...] prefix
@@ -100,4 +100,4 @@ std::vector<RevisionComparison> compare_revisions(const std::vector<GatedRevisio
 std::string render_comparison(const RevisionComparison& comparison);
 nlohmann::json comparisons_json(const std::vector<RevisionComparison>& comparisons);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -7,7 +7,7 @@
 #include "testing/patch_text.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -278,4 +278,4 @@ TEST(CompareRevisionsTest, BundledV6ToV10) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

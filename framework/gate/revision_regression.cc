@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace {
 
@@ -51,4 +51,4 @@ std::vector<RevisionFinding> revision_findings(
   return findings;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -13,7 +13,7 @@
 #include "gate/matrix.h"
 #include "gate/revision_compare.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct RevisionFinding {
   std::string series;  // the newer revision ("demo/v2")
@@ -37,4 +37,4 @@ std::vector<RevisionFinding> revision_findings(
 // The cell a failing finding becomes: "revision-regression".
 inline constexpr const char* k_revision_regression_cell = "revision-regression";
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

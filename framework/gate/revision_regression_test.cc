@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 RevisionComparison comparison(double relative, stats::Verdict verdict, const std::string& metric) {
@@ -58,4 +58,4 @@ TEST(RevisionRegressionTest, ThePolicyFailsBeyondItsMaxOnItsMetric) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "series/series_chain.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -27,4 +27,4 @@ std::string gate_series_name(const fs::path& dir) {
   }
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-namespace kseries::run {
+namespace kseries::gate {
 
 std::string unloaded_series_name(const std::filesystem::path& dir);
 
@@ -15,4 +15,4 @@ std::string unloaded_series_name(const std::filesystem::path& dir);
 // series that does not load.
 std::string gate_series_name(const std::filesystem::path& dir);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -13,7 +13,7 @@
 #include "session/session_runner.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -25,18 +25,18 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-void fill(results::CellResult& cell, const SessionOutcome& outcome) {
+void fill(results::CellResult& cell, const session::SessionOutcome& outcome) {
   switch (outcome.end) {
-    case SessionEnd::k_skipped:
+    case session::SessionEnd::k_skipped:
       cell.status = results::Outcome::k_skip;
       cell.summary = outcome.why;
       return;
-    case SessionEnd::k_not_built:
+    case session::SessionEnd::k_not_built:
       cell.status = results::Outcome::k_fail;
       cell.summary = outcome.why.substr(0, outcome.why.find('\n'));
       cell.detail = outcome.why;
       return;
-    case SessionEnd::k_booted:
+    case session::SessionEnd::k_booted:
       break;
   }
   const auto& report = outcome.report;
@@ -60,12 +60,12 @@ void fill(results::CellResult& cell, const SessionOutcome& outcome) {
   cell.detail += report.text;
 }
 
-void add_kernel_facts(results::CellResult& cell, const SessionOutcome& outcome) {
+void add_kernel_facts(results::CellResult& cell, const session::SessionOutcome& outcome) {
   for (const auto& kernel : outcome.kernels) {
     if (kernel.build.key.empty()) {
       continue;
     }
-    const std::string role = role_name(kernel.role);
+    const std::string role = session::role_name(kernel.role);
     results::set_kernel_fact(cell.properties, role, results::KernelFact::k_kernel,
                              kernel.build.key);
     results::set_kernel_fact(cell.properties, role, results::KernelFact::k_seconds,
@@ -82,9 +82,9 @@ void add_kernel_facts(results::CellResult& cell, const SessionOutcome& outcome) 
 
 }  // namespace
 
-SessionRequest cell_session_request(const GateRequest& gate, const MatrixCell& matrix_cell,
-                                    const fs::path& run_dir) {
-  SessionRequest request;
+session::SessionRequest cell_session_request(const GateRequest& gate, const MatrixCell& matrix_cell,
+                                             const fs::path& run_dir) {
+  session::SessionRequest request;
   request.target = kernel::load_target(gate.configs, matrix_cell.target);
   request.test_case = cases::load_case(gate.testcases, matrix_cell.test_case);
   request.testcases = gate.testcases;
@@ -101,7 +101,7 @@ SessionRequest cell_session_request(const GateRequest& gate, const MatrixCell& m
 }
 
 results::CellResult session_cell_stage(const GateRequest& gate, const SessionCellInput& input,
-                                       GateServices& services, Status& status) {
+                                       GateServices& services, session::Status& status) {
   const auto start = Clock::now();
   const MatrixCell& matrix_cell = *input.cell;
   results::CellResult cell{
@@ -114,19 +114,20 @@ results::CellResult session_cell_stage(const GateRequest& gate, const SessionCel
       {{"run_dir", input.dir.string()}}};
   auto request = cell_session_request(gate, matrix_cell, input.dir);
   // Timing cells are judged against the base (session/kernel_plan.h).
-  const Pairing pairing{.oracle = find_oracle(request.test_case.oracle), .judge_timing = true};
-  for (const KernelRole role : session_roles(pairing)) {
-    const bool candidate = role == KernelRole::k_candidate;
+  const session::Pairing pairing{.oracle = session::find_oracle(request.test_case.oracle),
+                                 .judge_timing = true};
+  for (const session::KernelRole role : session::session_roles(pairing)) {
+    const bool candidate = role == session::KernelRole::k_candidate;
     request.kernels.push_back({.role = role,
                                .name = candidate ? input.series_name : "base",
                                .commit = candidate ? input.tip : gate.base});
   }
-  Services session_services{services.builder, services.runner, services.workdir_root};
-  auto outcome = run_session(std::move(request), session_services, status);
+  session::Services session_services{services.builder, services.runner, services.workdir_root};
+  auto outcome = session::run_session(std::move(request), session_services, status);
   fill(cell, outcome);
   // The session's own results beside its logs, as `kseries boot` leaves
   // them: the HTML and KCIDB renderers read the samples from there.
-  if (outcome.end == SessionEnd::k_booted) {
+  if (outcome.end == session::SessionEnd::k_booted) {
     write_file(
         input.dir / "results.json",
         outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -138,7 +139,7 @@ results::CellResult session_cell_stage(const GateRequest& gate, const SessionCel
 
 results::CellResult per_patch_timing_stage(const GateRequest& gate,
                                            const PerPatchTimingInput& input, GateServices& services,
-                                           Status& status) {
+                                           session::Status& status) {
   const auto start = Clock::now();
   const auto& spec = *gate.matrix.per_patch_timing;
   const Series& series = *input.series;
@@ -163,21 +164,21 @@ results::CellResult per_patch_timing_stage(const GateRequest& gate,
     auto request = cell_session_request(
         gate, spec, input.dir / (base ? "base" : std::to_string(outcome.index + 1)));
     request.kernels.push_back(
-        {base ? KernelRole::k_base : KernelRole::k_candidate,
+        {base ? session::KernelRole::k_base : session::KernelRole::k_candidate,
          label,
          base ? (first == 0 ? gate.base : applied.outcomes[first - 1].commit) : outcome.commit,
          {},
          {},
          0,
          {}});
-    Services session_services{services.builder, services.runner, services.workdir_root};
-    auto result = run_session(std::move(request), session_services, status);
-    if (result.end != SessionEnd::k_booted || result.report.failed) {
+    session::Services session_services{services.builder, services.runner, services.workdir_root};
+    auto result = session::run_session(std::move(request), session_services, status);
+    if (result.end != session::SessionEnd::k_booted || result.report.failed) {
       cell.status = results::Outcome::k_error;
-      cell.summary =
-          label + ": " +
-          (result.end == SessionEnd::k_booted ? "the boot failed (" + input.dir.string() + ")"
-                                              : result.why.substr(0, result.why.find('\n')));
+      cell.summary = label + ": " +
+                     (result.end == session::SessionEnd::k_booted
+                          ? "the boot failed (" + input.dir.string() + ")"
+                          : result.why.substr(0, result.why.find('\n')));
       cell.seconds = since(start);
       return cell;
     }
@@ -197,4 +198,4 @@ results::CellResult per_patch_timing_stage(const GateRequest& gate,
   return cell;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

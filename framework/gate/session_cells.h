@@ -19,12 +19,13 @@
 #include "session/session.h"
 #include "session/session_runner.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 // A session of MATRIX_CELL's target and case in RUN_DIR, with the gate's
 // accel, clock and boot-cache knobs; no kernels yet.
-SessionRequest cell_session_request(const GateRequest& request, const MatrixCell& matrix_cell,
-                                    const std::filesystem::path& run_dir);
+session::SessionRequest cell_session_request(const GateRequest& request,
+                                             const MatrixCell& matrix_cell,
+                                             const std::filesystem::path& run_dir);
 
 struct SessionCellInput {
   std::string series_name;
@@ -37,7 +38,7 @@ struct SessionCellInput {
 // case is a skip, not a pass), each kernel's facts (results/facts.h), and
 // the session's results.json beside its logs for the renderers.
 results::CellResult session_cell_stage(const GateRequest& request, const SessionCellInput& input,
-                                       GateServices& services, Status& status);
+                                       GateServices& services, session::Status& status);
 
 struct PerPatchTimingInput {
   std::string series_name;
@@ -50,6 +51,6 @@ struct PerPatchTimingInput {
 // spec; an error when any prefix does not boot.
 results::CellResult per_patch_timing_stage(const GateRequest& request,
                                            const PerPatchTimingInput& input, GateServices& services,
-                                           Status& status);
+                                           session::Status& status);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

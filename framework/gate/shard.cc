@@ -10,7 +10,7 @@
 #include "results/cell_id.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 namespace fs = std::filesystem;
 
@@ -264,4 +264,4 @@ ShardRecord read_shard_record(const fs::path& run_dir) {
   }
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -19,7 +19,7 @@
 #include "gate/matrix.h"
 #include "gate/revision_compare.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 
 struct PlanSeries {
   std::string name;                   // as the gate names it (gate/series_name.h)
@@ -98,4 +98,4 @@ void write_shard_record(const ShardRecord& record);
 // Error(k_usage) naming the file when RUN_DIR has no readable shard.json.
 ShardRecord read_shard_record(const std::filesystem::path& run_dir);
 
-}  // namespace kseries::run
+}  // namespace kseries::gate

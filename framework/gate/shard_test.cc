@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "testing/temp_dir.h"
 
-namespace kseries::run {
+namespace kseries::gate {
 namespace {
 
 using testing::put_file;
@@ -172,4 +172,4 @@ TEST(ShardTest, ShardSpecIsIOverN) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::gate

@@ -11,7 +11,7 @@
 #include "sys/files.h"
 #include "sys/process.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace fs = std::filesystem;
 
@@ -157,4 +157,4 @@ void BootCache::store(const std::string& key, const qemu::VmRun& run) const {
   }
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

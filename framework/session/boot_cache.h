@@ -23,7 +23,7 @@
 
 #include "qemu/vm.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 class BootCache {
  public:
@@ -47,4 +47,4 @@ class BootCache {
   std::filesystem::path m_dir;
 };
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -8,7 +8,7 @@
 #include "memcost/plugin_args.h"
 #include "sys/files.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace fs = std::filesystem;
 
@@ -239,4 +239,4 @@ SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec
   return result;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -14,7 +14,7 @@
 #include "session/oracle.h"
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 struct SessionSpec {
   qemu::VmSpec vm;            // accelerator decided, clock set; kernel/initramfs/name per boot
@@ -59,4 +59,4 @@ std::string boot_file_prefix(KernelRole role, int round);
 SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec& spec,
                         qemu::Vm& vm, Status& status);
 
-}  // namespace kseries::run
+}  // namespace kseries::session

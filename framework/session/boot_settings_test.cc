@@ -2,7 +2,7 @@
 
 #include "session/session_runner.h"
 
-namespace kseries::run {
+namespace kseries::session {
 namespace {
 
 using std::chrono::seconds;
@@ -46,4 +46,4 @@ TEST(BootSettings, ATargetsDeadlineNeverShortensACases) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::session

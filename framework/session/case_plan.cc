@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace {
 
@@ -101,4 +101,4 @@ CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& case_def,
   return plan;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -13,7 +13,7 @@
 #include "cases/case_def.h"
 #include "kernel/target.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 struct CasePlan {
   std::optional<std::string> skipped;                               // the whole case: why
@@ -41,4 +41,4 @@ std::vector<std::string> known_setups(const cases::CaseDef& test_case);
 // "a,b,c" -> {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> split_list(const std::string& text, char separator = ',');
 
-}  // namespace kseries::run
+}  // namespace kseries::session

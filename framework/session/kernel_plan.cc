@@ -1,6 +1,6 @@
 #include "session/kernel_plan.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 std::vector<KernelRole> session_roles(const Pairing& pairing) {
   if (!pairing.series) {
@@ -22,4 +22,4 @@ std::vector<KernelRole> session_roles(const Pairing& pairing) {
   return roles;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -9,7 +9,7 @@
 #include "session/oracle.h"
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 struct Pairing {
   // The case's judge; nullptr for a timing case.
@@ -34,4 +34,4 @@ struct Pairing {
 // when the base is compared with itself; the candidate when a series boots.
 std::vector<KernelRole> session_roles(const Pairing& pairing);
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kseries::run {
+namespace kseries::session {
 namespace {
 
 using Roles = std::vector<KernelRole>;
@@ -43,4 +43,4 @@ TEST(KernelPlanTest, ATimingBisectionAlwaysBootsItsReference) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -4,7 +4,7 @@
 #include "git/apply.h"
 #include "guest/initramfs.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace fs = std::filesystem;
 
@@ -66,4 +66,4 @@ void build_initramfs_for(std::vector<KernelUnderTest>& kernels, const kernel::Ta
   }
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

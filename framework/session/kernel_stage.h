@@ -15,7 +15,7 @@
 #include "session/session.h"
 #include "sys/process.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 // Builds every kernel of KERNELS for TARGET, with TEST_MODULES (its log in
 // RUN_DIR); the reason the first one that cannot be had fails ("does not
@@ -33,4 +33,4 @@ void build_initramfs_for(std::vector<KernelUnderTest>& kernels, const kernel::Ta
                          const cases::CaseDef& test_case, const std::filesystem::path& testcases,
                          const std::filesystem::path& cache_dir, ProcessRunner& runner);
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -11,7 +11,7 @@
 #include "memcost/symbols.h"
 #include "oracle/nt_ordering.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace {
 
@@ -187,4 +187,4 @@ std::vector<PairVerdict> judge_pairs(const Oracle& oracle, const std::vector<Boo
   return pairs;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -8,7 +8,7 @@
 
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 class Oracle {
  public:
@@ -45,4 +45,4 @@ struct PairVerdict {
 // candidate boot with no baseline boot of its round fails.
 std::vector<PairVerdict> judge_pairs(const Oracle& oracle, const std::vector<BootRecord>& records);
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -5,7 +5,7 @@
 #include "cases/case_def.h"
 #include "core/error.h"
 
-namespace kseries::run {
+namespace kseries::session {
 namespace {
 
 TEST(OracleRegistry, EveryNameACaseMayUseHasAnOracle) {
@@ -72,4 +72,4 @@ TEST(OracleRegistry, APassedSetupWithoutWorkSamplesIsMissingEvidence) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::session

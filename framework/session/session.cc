@@ -1,6 +1,6 @@
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 std::string role_name(KernelRole role) {
   switch (role) {
@@ -20,4 +20,4 @@ bool is_baseline(KernelRole role) {
   return role == KernelRole::k_base || role == KernelRole::k_reference;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

@@ -20,7 +20,7 @@
 #include "oracle/slow_path_work.h"
 #include "qemu/vm.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 // Why a kernel is in a session. Roles, not names, decide pairing and file
 // names: a series may well be called "base".
@@ -80,4 +80,4 @@ class Status {
   virtual void progress(const std::string& line) = 0;
 };
 
-}  // namespace kseries::run
+}  // namespace kseries::session

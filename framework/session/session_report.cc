@@ -6,7 +6,7 @@
 #include "stats/lkp_table.h"
 #include "stats/power.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace {
 
@@ -415,4 +415,4 @@ SessionReport render_session(const SessionFacts& facts, const std::vector<Kernel
   return {s.out.str(), std::move(s.json), std::move(s.suite), s.failed};
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

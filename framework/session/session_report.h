@@ -15,7 +15,7 @@
 #include "session/oracle.h"
 #include "session/session.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 struct SessionFacts {
   std::string target;
@@ -48,4 +48,4 @@ void add_skipped_setups(const SessionFacts& facts, std::string& text, report::Te
 SessionReport render_session(const SessionFacts& facts, const std::vector<KernelUnderTest>& kernels,
                              const SessionResult& result, Status& status);
 
-}  // namespace kseries::run
+}  // namespace kseries::session

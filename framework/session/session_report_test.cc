@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kseries::run {
+namespace kseries::session {
 namespace {
 
 class Quiet final : public Status {
@@ -76,4 +76,4 @@ TEST(SessionReport, AResultStatusOtherThanPassOrSkipFails) {
 }
 
 }  // namespace
-}  // namespace kseries::run
+}  // namespace kseries::session

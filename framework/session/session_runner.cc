@@ -6,7 +6,7 @@
 #include "session/boot_session.h"
 #include "session/kernel_stage.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 namespace fs = std::filesystem;
 
@@ -206,4 +206,4 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   return outcome;
 }
 
-}  // namespace kseries::run
+}  // namespace kseries::session

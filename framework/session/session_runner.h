@@ -20,7 +20,7 @@
 #include "session/session_report.h"
 #include "sys/process.h"
 
-namespace kseries::run {
+namespace kseries::session {
 
 struct SessionRequest {
   kernel::Target target;
@@ -77,4 +77,4 @@ struct SessionOutcome {
 
 SessionOutcome run_session(SessionRequest request, Services& services, Status& status);
 
-}  // namespace kseries::run
+}  // namespace kseries::session

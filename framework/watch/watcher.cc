@@ -23,7 +23,7 @@ namespace {
 std::string shell_line(const std::vector<std::string>& argv) {
   std::string line;
   for (const auto& word : argv) {
-    line += (line.empty() ? "" : " ") + run::sh_quote(word);
+    line += (line.empty() ? "" : " ") + gate::sh_quote(word);
   }
   return line;
 }
@@ -104,7 +104,7 @@ const RevisionState* previous_revision(const std::vector<RevisionState>& states,
 void gate(const WatchRequest& request, WatchServices& services,
           const std::vector<RevisionState>& states, RevisionState& s) {
   const RevisionState* previous = previous_revision(states, s);
-  run::GateRequest gate;
+  gate::GateRequest gate;
   gate.reproduce = request.reproduce;
   if (previous) {
     gate.series.push_back(previous->series_dir);
@@ -126,13 +126,13 @@ void gate(const WatchRequest& request, WatchServices& services,
   gate.run_dir = services.new_run();
   services.status.progress("watch: gating " + s.identity + " (" + s.title + ")" +
                            (previous ? " against " + previous->identity : ""));
-  const auto result = run::run_gate(gate, services.gate, services.status);
+  const auto result = gate::run_gate(gate, services.gate, services.status);
   if (result.interrupted) {
     // Not judged: the revision stays fetched and is gated again next time.
     throw Error(ErrorKind::k_interrupted, result.interruption);
   }
   const std::string text =
-      run::render_gate(result) + "run directory " + gate.run_dir.string() + "\n";
+      gate::render_gate(result) + "run directory " + gate.run_dir.string() + "\n";
   write_file(gate.run_dir / "gate.txt", text);
   s.gate_run = gate.run_dir.string();
 
@@ -193,7 +193,7 @@ void gate(const WatchRequest& request, WatchServices& services,
   }
   for (const auto& comparison : result.revisions) {
     if (comparison.to == name) {
-      facts.comparison = run::render_comparison(comparison);
+      facts.comparison = gate::render_comparison(comparison);
     }
   }
   std::vector<std::string> command = {"kseries", "gate", "--matrix", request.matrix_argument};

@@ -27,7 +27,7 @@ namespace kseries::watch {
 struct WatchRequest {
   std::string inbox_url;
   std::vector<Match> matches;
-  run::Matrix matrix;
+  gate::Matrix matrix;
   std::string matrix_argument;  // as given, for the reproduce block
   std::filesystem::path configs;
   std::filesystem::path testcases;
@@ -37,14 +37,14 @@ struct WatchRequest {
   std::vector<std::string> sendmail;  // argv; empty: the outbox only
   std::string from = "kseries <kseries@invalid>";
   qemu::Accel accel = qemu::Accel::k_auto;
-  run::ReproduceInputs reproduce;  // base, directories, accel, clock (series per gate)
+  gate::ReproduceInputs reproduce;  // base, directories, accel, clock (series per gate)
   std::string clock = "auto";
 };
 
 struct WatchServices {
   ProcessRunner& runner;
-  run::GateServices& gate;
-  run::Status& status;
+  gate::GateServices& gate;
+  session::Status& status;
   // The base for a series naming BASE_COMMIT (or none): commit and label.
   std::function<std::pair<git_oid, std::string>(const std::optional<std::string>&)> resolve_base;
   // --tree DIR --base SHA (or --tarball FILE) for this base, for reproduce.
