@@ -145,7 +145,7 @@ int finish_gate(const gate::GateResult& result, const fs::path& run_dir, const s
 
 std::vector<report::TestSuite> gate_junit_suites(const gate::GateResult& result) {
   return report::gate_junit_suites(result.verdicts, result.cells, result.interrupted,
-                                   result.interruption);
+                                   result.interruption, result.interruption_in_a_cell);
 }
 
 }  // namespace kseries::cli

@@ -118,6 +118,7 @@ class SeriesGate {
 
   const std::string& name() const { return m_name; }
   const std::string& identity() const { return m_identity; }
+  bool interrupted_in_a_cell() const { return m_interrupted_in_a_cell; }
 
  private:
   // What a cell's verdict depends on, as one hash: the tip commit (the
@@ -343,6 +344,7 @@ class SeriesGate {
       cell = {m_name,   cell_name,    results::Outcome::k_error,  e.what(),
               e.what(), since(start), std::move(error_properties)};
       if (e.kind() == ErrorKind::k_interrupted) {
+        m_interrupted_in_a_cell = true;
         m_time[time_stage] += cell.seconds;
         record(std::move(cell));
         throw;
@@ -457,6 +459,7 @@ class SeriesGate {
   std::string m_identity;
   std::size_t m_index = 0;  // in m_request.series (and m_request.reproduce.series)
   std::map<std::string, std::string> m_work;  // cell -> its work_key
+  bool m_interrupted_in_a_cell = false;
 };
 
 // With --shard, RUN_DIR/shard.json: the plan with the series named so far
@@ -599,6 +602,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, session:
       status.progress("gate interrupted: " + std::string(e.what()).substr(0, 120));
       result.interrupted = true;
       result.interruption = e.what();
+      result.interruption_in_a_cell = gate.interrupted_in_a_cell();
     }
     const std::string name = gate.name().empty() ? dir.string() : gate.name();
     named.push_back(plan_series(name, dir));

@@ -61,9 +61,10 @@ struct GateResult {
   // Consecutive revisions of one series, compared (also gate.json's "revisions").
   std::vector<RevisionComparison> revisions;
   bool ok = false;
-  bool interrupted = false;  // SIGINT/SIGTERM: the cells so far, the rest not run
-  std::string interruption;  // what was running: "interrupted while running make ..."
-  std::size_t reused = 0;    // cells taken from --resume
+  bool interrupted = false;             // SIGINT/SIGTERM: the cells so far, the rest not run
+  std::string interruption;             // what was running: "interrupted while running make ..."
+  bool interruption_in_a_cell = false;  // the cell that was running holds it (an error)
+  std::size_t reused = 0;               // cells taken from --resume
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
   std::string plan_id;  // --shard: the plan's id (as in shard.json and `kseries plan`)
 };

@@ -6,7 +6,8 @@ namespace kseries::report {
 
 std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdict>& verdicts,
                                          const std::vector<results::CellResult>& cells,
-                                         bool interrupted, const std::string& interruption) {
+                                         bool interrupted, const std::string& interruption,
+                                         bool in_a_cell) {
   std::vector<TestSuite> suites;
   for (const auto& verdict : verdicts) {
     TestSuite suite;
@@ -50,10 +51,7 @@ std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdic
   }
   // An interrupt between cells (checkpatch, per-patch builds) leaves no cell
   // in error for it: the last suite says where the gate stopped.
-  if (interrupted && !suites.empty() &&
-      std::none_of(cells.begin(), cells.end(), [&](const results::CellResult& c) {
-        return c.status == results::Outcome::k_error && c.summary == interruption;
-      })) {
+  if (interrupted && !in_a_cell && !suites.empty()) {
     TestCase test;
     test.classname = "gate." + verdicts.back().series;
     test.name = "interrupted";

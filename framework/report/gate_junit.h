@@ -12,9 +12,11 @@
 namespace kseries::report {
 
 // INTERRUPTED, INTERRUPTION: the gate stopped (SIGINT/SIGTERM) and what was
-// running; the last suite then says where, when no cell erred with it.
+// running; the last suite then says where, unless IN_A_CELL: the cell that
+// was running holds it (an error cell).
 std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdict>& verdicts,
                                          const std::vector<results::CellResult>& cells,
-                                         bool interrupted, const std::string& interruption);
+                                         bool interrupted, const std::string& interruption,
+                                         bool in_a_cell);
 
 }  // namespace kseries::report

@@ -29,7 +29,7 @@ TEST(GateJunitTest, AnXfailIsAPassCarryingItsTextAndAFailIsAFailure) {
       {"s/bad", "toy demo", Outcome::k_fail, "slower", "slower\n", 1, {}},
       {"s/bad", "toy other", Outcome::k_fail, "differs", "differs\n", 1, {}},
       {"s/bad", "nopmem demo", Outcome::k_skip, "lacks pmem", "", 0, {}}};
-  const auto suites = gate_junit_suites({verdict}, cells, false, "");
+  const auto suites = gate_junit_suites({verdict}, cells, false, "", false);
   ASSERT_EQ(suites.size(), 1u);
   const auto* expected = find_case(suites[0], "toy demo");
   ASSERT_NE(expected, nullptr);
@@ -44,11 +44,25 @@ TEST(GateJunitTest, AnXfailIsAPassCarryingItsTextAndAFailIsAFailure) {
 
 TEST(GateJunitTest, AnInterruptBetweenCellsIsTheLastSuitesError) {
   const results::SeriesVerdict verdict{"s/v1", false, false, {}};
-  const auto suites = gate_junit_suites({verdict}, {}, true, "interrupted while running make");
+  const auto suites =
+      gate_junit_suites({verdict}, {}, true, "interrupted while running make", false);
   ASSERT_EQ(suites.size(), 1u);
   const auto* interrupted = find_case(suites[0], "interrupted");
   ASSERT_NE(interrupted, nullptr);
   EXPECT_EQ(interrupted->status, CaseStatus::k_error);
+}
+
+// The cell that was running holds the interrupt (an error cell whose text
+// need not be the gate's): no second testcase for it.
+TEST(GateJunitTest, AnInterruptACellHoldsIsNotReportedTwice) {
+  const results::SeriesVerdict verdict{"s/v1", false, false, {}};
+  const results::CellResult cell{
+      "s/v1", "pmem memmap", results::Outcome::k_error, "interrupted (SIGINT)", "", 1, {}};
+  const auto suites =
+      gate_junit_suites({verdict}, {cell}, true, "interrupted while running qemu", true);
+  ASSERT_EQ(suites.size(), 1u);
+  EXPECT_EQ(find_case(suites[0], "interrupted"), nullptr);
+  EXPECT_EQ(find_case(suites[0], "pmem memmap")->status, CaseStatus::k_error);
 }
 
 }  // namespace
