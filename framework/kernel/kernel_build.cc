@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "core/utf8.h"
 #include "git/checkout.h"
+#include "git/tree_patch.h"
 #include "kernel/elf_section.h"
 #include "kernel/kconfig_index.h"
 #include "kernel/module_build.h"
@@ -267,6 +268,7 @@ struct KernelBuilder::Job {
   const BuildRequest& request;
   fs::path dir;
   std::string tree_id;
+  std::string tree_patch{};  // the target's tree-patch: "" or "tree-patch SHA\n", in the keys
   std::string compiler;
   std::string flags;  // the make arguments but make, -C, O=, -j
   fs::path request_index;
@@ -401,7 +403,11 @@ KernelBuilder::Job KernelBuilder::plan(const BuildRequest& request) const {
   for (size_t i = 5; i < make_args.size(); ++i) {  // not make, -C, O=, -j
     job.flags += make_args[i] + "\n";
   }
-  std::string text = job.tree_id + "\n" + target.base + "\n" + job.compiler + "\n" + job.flags;
+  if (!target.tree_patch.empty()) {
+    job.tree_patch = "tree-patch " + hash_text(read_file(target.tree_patch)) + "\n";
+  }
+  std::string text =
+      job.tree_id + "\n" + job.tree_patch + target.base + "\n" + job.compiler + "\n" + job.flags;
   for (const auto& fragment : target.fragments) {
     text += read_file(fragment) + "\n";
   }
@@ -433,6 +439,55 @@ void KernelBuilder::check_out(const Job& job) {
   job.request.progress("checkout " + git::to_hex(job.request.commit).substr(0, 12) + ": " +
                        std::to_string(changed) + " files written in " +
                        std::to_string(static_cast<int>(seconds_since(started))) + " s");
+  apply_tree_patch(job);
+}
+
+// The target's tree-patch over the checkout: each file it makes written,
+// and the files an earlier build's patch made but this one does not put
+// back to the commit's; a file that already holds its content is not
+// touched (make's timestamps stay). DIR/src.tree-patch lists what is patched.
+void KernelBuilder::apply_tree_patch(const Job& job) {
+  const fs::path src = job.dir / "src";
+  const fs::path record = job.dir / "src.tree-patch";
+  std::vector<git::PatchedFile> files;
+  if (!job.target().tree_patch.empty()) {
+    files = git::patch_tree(
+        m_store, job.request.commit, read_file(job.target().tree_patch),
+        "target " + job.target().name + ": tree patch " + job.target().tree_patch.string());
+  }
+  std::set<std::string> patched;
+  for (const auto& file : files) {
+    patched.insert(file.path);
+  }
+  if (fs::exists(record)) {
+    for (const auto line : split_lines(read_file(record))) {
+      const std::string path(line);
+      if (!path.empty() && !patched.count(path)) {
+        files.push_back({path, git::file_at(m_store, job.request.commit, path)});
+      }
+    }
+  }
+  std::string listed;
+  for (const auto& file : files) {
+    const fs::path target = src / file.path;
+    if (file.path.empty() || file.path.front() == '/' ||
+        file.path.find("..") != std::string::npos) {
+      throw usage_error("target " + job.target().name + ": tree patch path '" + file.path +
+                        "' is outside the tree");
+    }
+    if (!file.content) {
+      fs::remove(target);
+    } else if (!fs::exists(target) || read_file(target) != *file.content) {
+      fs::create_directories(target.parent_path());
+      write_file(target, *file.content);
+    }
+    listed += patched.count(file.path) ? file.path + "\n" : "";
+  }
+  if (listed.empty()) {
+    fs::remove(record);
+  } else {
+    write_file(record, listed);
+  }
 }
 
 // Configure the kernel's way (base config, merge_config.sh, olddefconfig),
@@ -484,8 +539,8 @@ std::optional<StepResult> KernelBuilder::configure(Job& job) {
     return result;
   }
   // The cache key of a finished kernel: tree + resolved .config + toolchain.
-  job.key =
-      hash_text(job.tree_id + "\n" + job.config_text + "\n" + job.compiler + "\n" + job.flags);
+  job.key = hash_text(job.tree_id + "\n" + job.tree_patch + job.config_text + "\n" + job.compiler +
+                      "\n" + job.flags);
   return std::nullopt;
 }
 

@@ -121,6 +121,7 @@ class KernelBuilder : public KernelBuilds {
   Job plan(const BuildRequest& request) const;
   std::optional<StepResult> cached_by_request(const Job& job) const;
   void check_out(const Job& job);
+  void apply_tree_patch(const Job& job);
   std::optional<StepResult> configure(Job& job);
   std::optional<StepResult> cached_by_config(const Job& job) const;
   StepResult make(const Job& job, bool known);

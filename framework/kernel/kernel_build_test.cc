@@ -122,6 +122,33 @@ TEST_F(KernelBuildTest, BuildsOnceThenTheSameRequestIsCached) {
   EXPECT_TRUE(m_builder.find(m_target, m_commit).has_value());
 }
 
+// A tree patch is applied after the checkout, is part of the kernel's key,
+// and is taken back on the next checkout of a target without it.
+TEST_F(KernelBuildTest, ATreePatchIsAppliedKeyedAndTakenBack) {
+  const auto plain = m_builder.build(request());
+  ASSERT_TRUE(plain.kernel.has_value());
+  put_file(m_tmp / "t.patch",
+           "diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1 +1 @@\n-int a;\n"
+           "+int a = 80;\n");
+  m_target.tree_patch = m_tmp / "t.patch";
+  const auto patched = m_builder.build(request());
+  ASSERT_EQ(patched.status, StepStatus::k_built);
+  EXPECT_NE(patched.kernel->key, plain.kernel->key);
+  const fs::path target_dir = m_tmp / "wd" / "targets" / "toy";
+  EXPECT_EQ(read_file(target_dir / "src" / "mm/a.c"), "int a = 80;\n");
+  EXPECT_EQ(read_file(target_dir / "src.tree-patch"), "mm/a.c\n");
+  EXPECT_EQ(m_builder.build(request()).status, StepStatus::k_cached);
+  // Without it (and a fragment comment, so the request is new): the file is
+  // the commit's again, and the kernel is not the patched one.
+  m_target.tree_patch.clear();
+  put_file(m_tmp / "foo.config", "# again\nCONFIG_FOO=y\n");
+  const auto again = m_builder.build(request());
+  ASSERT_TRUE(again.kernel.has_value());
+  EXPECT_NE(again.kernel->key, patched.kernel->key);
+  EXPECT_EQ(read_file(target_dir / "src" / "mm/a.c"), "int a;\n");
+  EXPECT_FALSE(fs::exists(target_dir / "src.tree-patch"));
+}
+
 // The request says how far to go; nothing of one request carries to the next.
 TEST_F(KernelBuildTest, ConfigureOnlyIsTheRequestsNotTheBuilders) {
   const auto configured = m_builder.build(request(true));

@@ -133,6 +133,13 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
                           "from 32 to 512 (64, 80, 96), not '" + value + "'");
       }
       target.struct_page = bytes;
+    } else if (key == "tree-patch") {
+      const fs::path patch = configs_dir / "tree-patches" / (value + ".patch");
+      if (value.find('/') != std::string::npos || !fs::is_regular_file(patch)) {
+        throw usage_error(where + ": tree patch '" + value + "' not found (" + patch.string() +
+                          ")");
+      }
+      target.tree_patch = patch;
     } else if (key == "pmem-size") {
       // "256M", "2G": a whole number of 128 MiB memory sections (memmap=
       // SIZE!OFFSET and the nvdimm both map whole sections), at most 64 GiB.

@@ -44,6 +44,12 @@ struct Target {
   // TCG) gets a smaller memmap, one vCPU and the time it needs.
   std::string pmem_size;
   int cpus = 0;
+  // `tree-patch: NAME`: kernel-configs/tree-patches/NAME.patch, a test-only
+  // change applied to every tree this target builds (the base and each
+  // revision alike) after the checkout, and part of the kernel cache key:
+  // for what no configuration reaches (an 80-byte struct page without a
+  // sanitizer, docs/page-sizes.md). "" = none.
+  std::filesystem::path tree_patch;
   std::chrono::seconds boot_timeout{0};
 
   bool has_feature(const std::string& feature) const;

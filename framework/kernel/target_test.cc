@@ -122,6 +122,26 @@ TEST(TargetTest, BootSettingsAreValidated) {
   }
 }
 
+TEST(TargetTest, ATreePatchIsResolvedOrNamedAsMissing) {
+  testing::TempDir tmp;
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  put_file(tmp / "tree-patches" / "p.patch", "diff --git a/a b/a\n");
+  put_file(tmp / "targets" / "t.target", "fragments: x\ntree-patch: p\n");
+  EXPECT_EQ(load_target(tmp.path(), "t").tree_patch, tmp / "tree-patches" / "p.patch");
+  for (const char* bad : {"nosuch", "../targets/t"}) {
+    put_file(tmp / "targets" / "bad.target",
+             std::string("fragments: x\ntree-patch: ") + bad + "\n");
+    const auto error = error_of(tmp.path(), "bad");
+    EXPECT_NE(error.find("bad.target:2: tree patch '" + std::string(bad) + "' not found"),
+              std::string::npos)
+        << error;
+  }
+  EXPECT_EQ(load_target(testing::source_dir() / "kernel-configs", "pmem").tree_patch, "");
+  const Target eighty = load_target(testing::source_dir() / "kernel-configs", "pmem-80");
+  EXPECT_EQ(eighty.tree_patch.filename(), "last-cpupid-out-of-flags.patch");
+  EXPECT_EQ(eighty.struct_page, 80U);
+}
+
 TEST(TargetTest, Arm64TargetIsCrossBuilt) {
   const auto configs = testing::source_dir() / "kernel-configs";
   const Target arm64 = load_target(configs, "arm64");
