@@ -460,7 +460,8 @@ void KernelBuilder::apply_tree_patch(const Job& job) {
     patched.insert(file.path);
   }
   if (fs::exists(record)) {
-    for (const auto line : split_lines(read_file(record))) {
+    const std::string listed_before = read_file(record);  // split_lines' views point here
+    for (const auto line : split_lines(listed_before)) {
       const std::string path(line);
       if (!path.empty() && !patched.count(path)) {
         files.push_back({path, git::file_at(m_store, job.request.commit, path)});
