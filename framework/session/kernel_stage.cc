@@ -1,5 +1,7 @@
 #include "session/kernel_stage.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "git/apply.h"
 #include "guest/initramfs.h"
@@ -7,6 +9,20 @@
 namespace kseries::session {
 
 namespace fs = std::filesystem;
+
+std::vector<fs::path> kernel_module_dirs(const cases::CaseDef& test_case,
+                                         const kernel::Target& target, const fs::path& testcases) {
+  std::vector<fs::path> dirs;
+  for (const auto& module : test_case.modules) {
+    dirs.push_back(testcases / module);
+  }
+  const fs::path dumper = testcases / "memmap-dump";
+  if (target.struct_page != 0 && fs::is_directory(dumper) &&
+      std::find(dirs.begin(), dirs.end(), dumper) == dirs.end()) {
+    dirs.push_back(dumper);
+  }
+  return dirs;
+}
 
 std::optional<std::string> build_kernels(std::vector<KernelUnderTest>& kernels,
                                          const kernel::Target& target,
@@ -35,6 +51,9 @@ std::optional<std::string> build_kernels(std::vector<KernelUnderTest>& kernels,
       }
       for (const auto& line : built.dropped) {
         why += "\n  dropped: " + line;
+      }
+      for (const auto& line : built.make_failures) {
+        why += "\n  " + line;
       }
       return "kernel " + k.name + " for " + target.name + " " + why + " (log " +
              built.log.string() + ")";

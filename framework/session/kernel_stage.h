@@ -17,6 +17,13 @@
 
 namespace kseries::session {
 
+// The test modules a session builds against its kernels: the case's, and
+// the memmap dumper when TARGET has `struct-page:` (the builder reads the
+// size from it, whatever the case).
+std::vector<std::filesystem::path> kernel_module_dirs(const cases::CaseDef& test_case,
+                                                      const kernel::Target& target,
+                                                      const std::filesystem::path& testcases);
+
 // Builds every kernel of KERNELS for TARGET, with TEST_MODULES (its log in
 // RUN_DIR); the reason the first one that cannot be had fails ("does not
 // build", with the first errors; "not constructible", with the dropped

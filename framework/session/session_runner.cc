@@ -123,10 +123,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   SessionOutcome outcome;
   outcome.kernels = std::move(request.kernels);
   auto& kernels = outcome.kernels;
-  std::vector<fs::path> module_dirs;
-  for (const auto& module : request.test_case.modules) {
-    module_dirs.push_back(request.testcases / module);
-  }
+  const auto module_dirs = kernel_module_dirs(request.test_case, request.target, request.testcases);
   if (auto why = build_kernels(kernels, request.target, module_dirs, services.builder,
                                request.run_dir, status)) {
     outcome.end = SessionEnd::k_not_built;
