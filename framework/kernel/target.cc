@@ -62,6 +62,61 @@ std::vector<std::string> list_targets(const fs::path& configs_dir) {
   return names;
 }
 
+namespace {
+
+// The keys of sizes and boots (struct-page, pmem-size, cpus,
+// boot-timeout) into TARGET; false for any other key.
+bool set_size_or_boot_key(Target& target, const std::string& key, const std::string& value,
+                          const std::string& where) {
+  if (key == "struct-page") {
+    // x86-64 6.12 has 64, 80 and 96; anything else that is a whole number
+    // of 8-byte words in a plausible range is taken as asked.
+    const bool digits = !value.empty() && value.size() <= 4 &&
+                        value.find_first_not_of("0123456789") == std::string::npos;
+    const std::uint64_t bytes = digits ? std::stoull(value) : 0;
+    if (bytes < 32 || bytes > 512 || bytes % 8 != 0) {
+      throw usage_error(where + ": struct-page is sizeof(struct page) in bytes, a multiple of 8 " +
+                        "from 32 to 512 (64, 80, 96), not '" + value + "'");
+    }
+    target.struct_page = bytes;
+  } else if (key == "pmem-size") {
+    // "256M", "2G": a whole number of 128 MiB memory sections (memmap=
+    // SIZE!OFFSET and the nvdimm both map whole sections), at most 64 GiB.
+    std::uint64_t bytes = 0;
+    const std::size_t digits = value.find_first_not_of("0123456789");
+    if (digits > 0 && digits != std::string::npos && digits <= 5 && digits + 1 == value.size() &&
+        (value.back() == 'M' || value.back() == 'G')) {
+      bytes = std::stoull(value.substr(0, digits)) << (value.back() == 'G' ? 30 : 20);
+    }
+    if (bytes == 0 || bytes % (128ULL << 20) != 0 || bytes > (64ULL << 30)) {
+      throw usage_error(where + ": pmem-size is a multiple of 128M up to 64G (256M, 2G), not '" +
+                        value + "'");
+    }
+    target.pmem_size = value;
+  } else if (key == "cpus" || key == "boot-timeout") {
+    const bool digits = !value.empty() && value.size() <= 6 &&
+                        value.find_first_not_of("0123456789") == std::string::npos;
+    const long number = digits ? std::stol(value) : 0;
+    if (key == "cpus") {
+      if (number < 1 || number > 64) {
+        throw usage_error(where + ": cpus is a vCPU count from 1 to 64, not '" + value + "'");
+      }
+      target.cpus = static_cast<int>(number);
+    } else {
+      if (number < 60 || number > 86400) {
+        throw usage_error(where + ": boot-timeout is seconds per boot, from 60 to 86400, not '" +
+                          value + "'");
+      }
+      target.boot_timeout = std::chrono::seconds(number);
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Target load_target(const fs::path& configs_dir, const std::string& name) {
   Target target;
   target.name = name;
@@ -121,18 +176,6 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
       target.cross_compile = value;
     } else if (key == "busybox") {
       target.busybox = value;
-    } else if (key == "struct-page") {
-      // x86-64 6.12 has 64, 80 and 96; anything else that is a whole number
-      // of 8-byte words in a plausible range is taken as asked.
-      const bool digits = !value.empty() && value.size() <= 4 &&
-                          value.find_first_not_of("0123456789") == std::string::npos;
-      const std::uint64_t bytes = digits ? std::stoull(value) : 0;
-      if (bytes < 32 || bytes > 512 || bytes % 8 != 0) {
-        throw usage_error(where +
-                          ": struct-page is sizeof(struct page) in bytes, a multiple of 8 " +
-                          "from 32 to 512 (64, 80, 96), not '" + value + "'");
-      }
-      target.struct_page = bytes;
     } else if (key == "tree-patch") {
       const fs::path patch = configs_dir / "tree-patches" / (value + ".patch");
       if (value.find('/') != std::string::npos || !fs::is_regular_file(patch)) {
@@ -140,40 +183,13 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
                           ")");
       }
       target.tree_patch = patch;
-    } else if (key == "pmem-size") {
-      // "256M", "2G": a whole number of 128 MiB memory sections (memmap=
-      // SIZE!OFFSET and the nvdimm both map whole sections), at most 64 GiB.
-      std::uint64_t bytes = 0;
-      const std::size_t digits = value.find_first_not_of("0123456789");
-      if (digits > 0 && digits != std::string::npos && digits <= 5 && digits + 1 == value.size() &&
-          (value.back() == 'M' || value.back() == 'G')) {
-        bytes = std::stoull(value.substr(0, digits)) << (value.back() == 'G' ? 30 : 20);
-      }
-      if (bytes == 0 || bytes % (128ULL << 20) != 0 || bytes > (64ULL << 30)) {
-        throw usage_error(where + ": pmem-size is a multiple of 128M up to 64G (256M, 2G), not '" +
-                          value + "'");
-      }
-      target.pmem_size = value;
-    } else if (key == "cpus" || key == "boot-timeout") {
-      const bool digits = !value.empty() && value.size() <= 6 &&
-                          value.find_first_not_of("0123456789") == std::string::npos;
-      const long number = digits ? std::stol(value) : 0;
-      if (key == "cpus") {
-        if (number < 1 || number > 64) {
-          throw usage_error(where + ": cpus is a vCPU count from 1 to 64, not '" + value + "'");
-        }
-        target.cpus = static_cast<int>(number);
-      } else {
-        if (number < 60 || number > 86400) {
-          throw usage_error(where + ": boot-timeout is seconds per boot, from 60 to 86400, not '" +
-                            value + "'");
-        }
-        target.boot_timeout = std::chrono::seconds(number);
-      }
+    } else if (set_size_or_boot_key(target, key, value, where)) {
+      // struct-page, pmem-size, cpus, boot-timeout
     } else {
-      throw usage_error(where + ": unknown key '" + key +
-                        "' (base, fragments, compiler, purpose, features, cannot, cmdline, arch, "
-                        "cross-compile, busybox, struct-page, pmem-size, cpus, boot-timeout)");
+      throw usage_error(
+          where + ": unknown key '" + key +
+          "' (base, fragments, compiler, purpose, features, cannot, cmdline, arch, "
+          "cross-compile, busybox, struct-page, tree-patch, pmem-size, cpus, boot-timeout)");
     }
   }
   if (target.arch != "x86_64" && target.cross_compile.empty() &&
