@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kseries::content_lines(text);
   refusal_is_fine([&] { kseries::parse_key_values(text, "fuzz.conf"); });
   refusal_is_fine([&] { kseries::cases::parse_case_conf(text, "fuzz/case.conf", "fuzz", "fuzz"); });
-  refusal_is_fine([&] { kseries::run::parse_matrix(text, "fuzz.matrix"); });
-  refusal_is_fine([&] { kseries::run::parse_expectations(text, "expect"); });
+  refusal_is_fine([&] { kseries::gate::parse_matrix(text, "fuzz.matrix"); });
+  refusal_is_fine([&] { kseries::gate::parse_expectations(text, "expect"); });
   refusal_is_fine([&] { kseries::kernel::parse_fragment(text, "fuzz.config"); });
   refusal_is_fine([&] { kseries::kernel::parse_dot_config(text); });
   return 0;
