@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "core/elapsed.h"
 #include "core/error.h"
 #include "git/apply.h"
 #include "series/series_chain.h"
@@ -120,7 +121,7 @@ class PrefixRunner {
     } else {
       run = session(p, step, dir, reference);
     }
-    run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    run.seconds = seconds_since(start);
     return run;
   }
 

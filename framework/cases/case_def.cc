@@ -96,10 +96,8 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
   } else if (key == "memory") {
     // A size QEMU's -m takes: digits and a unit, M or G.
     // At most 16 TiB, QEMU's own ceiling for x86_64 guests.
-    const auto amount = whole_number(value.substr(0, value.empty() ? 0 : value.size() - 1));
-    const bool unit = !value.empty() && (value.back() == 'M' || value.back() == 'G');
-    const std::uint64_t mib = amount.value_or(0) * (unit && value.back() == 'G' ? 1024 : 1);
-    if (!unit || !amount || mib < 1 || mib > (std::uint64_t{16} << 20)) {
+    const std::uint64_t mib = size_in_mib(value).value_or(0);
+    if (mib < 1 || mib > (std::uint64_t{16} << 20)) {
       throw usage_error(where +
                         ": memory must be a size such as 16G or 4096M (at most 16384G), not '" +
                         value + "'");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace kseries {
 
@@ -66,6 +67,19 @@ std::string join_lines(const std::vector<std::string>& lines) {
     out += '\n';
   }
   return out;
+}
+
+std::optional<std::uint64_t> size_in_mib(std::string_view value) {
+  if (value.size() < 2 || value.size() > 13 || (value.back() != 'M' && value.back() != 'G')) {
+    return std::nullopt;
+  }
+  const std::string_view digits = value.substr(0, value.size() - 1);
+  std::uint64_t amount = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), amount);
+  if (ec != std::errc() || end != digits.data() + digits.size()) {
+    return std::nullopt;
+  }
+  return value.back() == 'G' ? amount * 1024 : amount;
 }
 
 }  // namespace kseries

@@ -2,6 +2,8 @@
 // Small text helpers shared by the parsers: line splitting that keeps line
 // numbers, trimming, prefix tests.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,5 +22,9 @@ bool starts_with(std::string_view text, std::string_view prefix);
 std::string to_lower(std::string_view text);
 // Joins with '\n' after each element.
 std::string join_lines(const std::vector<std::string>& lines);
+// A memory size as QEMU's -m takes it in kseries' files: digits and a unit,
+// M or G ("4096M", "16G"), in MiB; nullopt for anything else (no unit,
+// other units, signs, more than 12 digits).
+std::optional<std::uint64_t> size_in_mib(std::string_view value);
 
 }  // namespace kseries

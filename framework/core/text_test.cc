@@ -27,6 +27,15 @@ TEST(TextTest, SplitWordsOnSpacesAndTabs) {
   EXPECT_EQ(split_words("one"), std::vector<std::string>{"one"});
 }
 
+TEST(TextTest, SizeInMib) {
+  EXPECT_EQ(size_in_mib("4096M"), 4096u);
+  EXPECT_EQ(size_in_mib("16G"), 16384u);
+  EXPECT_EQ(size_in_mib("0M"), 0u);
+  for (const char* bad : {"", "M", "16", "16K", "16g", "-1G", "1.5G", "16 G", "99999999999999G"}) {
+    EXPECT_FALSE(size_in_mib(bad).has_value()) << bad;
+  }
+}
+
 TEST(TextTest, Trim) {
   EXPECT_EQ(trim("  x y \t\n"), "x y");
   EXPECT_EQ(trim(""), "");

@@ -1,4 +1,5 @@
 #include "gate/gate.h"
+#include "core/elapsed.h"
 #include "gate/per_patch_timing.h"
 
 #include <algorithm>
@@ -36,11 +37,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = SteadyClock;
 
 // Every file below DIR (sorted, by path relative to it) and its bytes: a
 // case's guest script, modules and config are part of its cell's work.
@@ -103,7 +100,7 @@ class SeriesGate {
     m_revisions.push_back(gated_revision(*chain.back()));
     describe(*chain.back());
     const auto applied = apply(chain, start);
-    m_time[gate_time_stage(results::CellId::apply())] += since(start);
+    m_time[gate_time_stage(results::CellId::apply())] += seconds_since(start);
     if (!applied) {
       return;
     }
@@ -288,14 +285,14 @@ class SeriesGate {
           cell.detail += outcome.label + " does not apply:\n" + outcome.failure + "\n";
         }
       }
-      cell.seconds = since(start);
+      cell.seconds = seconds_since(start);
       record(std::move(cell));
       return std::nullopt;
     }
     cell.summary = std::to_string(chain.back()->patches.size()) + " patch(es) applied onto " +
                    m_request.base_label;
     cell.properties["tip"] = git::to_hex(*applied.tip);
-    cell.seconds = since(start);
+    cell.seconds = seconds_since(start);
     record(std::move(cell));
     return applied;
   }
@@ -342,7 +339,7 @@ class SeriesGate {
       cell = stage();
     } catch (const Error& e) {
       cell = {m_name,   cell_name,    results::Outcome::k_error,  e.what(),
-              e.what(), since(start), std::move(error_properties)};
+              e.what(), seconds_since(start), std::move(error_properties)};
       if (e.kind() == ErrorKind::k_interrupted) {
         m_interrupted_in_a_cell = true;
         m_time[time_stage] += cell.seconds;
@@ -644,7 +641,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, session:
     result.time.emplace_back(stage, time[stage]);
     accounted += time[stage];
   }
-  result.time.emplace_back("kseries itself (judging, reports, the rest)", since(start) - accounted);
+  result.time.emplace_back("kseries itself (judging, reports, the rest)", seconds_since(start) - accounted);
   finish_store(store, result);
   result.plan_id = write_shard(request, named, revisions, !result.interrupted);
   return result;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "core/elapsed.h"
 #include "results/facts.h"
 
 namespace kseries::gate {
@@ -165,7 +166,7 @@ results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBu
   } else {
     cell.summary = "every patch builds (" + std::to_string(steps.size()) + ")";
   }
-  cell.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  cell.seconds = seconds_since(start);
   return cell;
 }
 

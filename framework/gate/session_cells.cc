@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "cases/case_def.h"
+#include "core/elapsed.h"
 #include "core/error.h"
 #include "gate/per_patch_timing.h"
 #include "kernel/target.h"
@@ -19,11 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = SteadyClock;
 
 void fill(results::CellResult& cell, const session::SessionOutcome& outcome) {
   switch (outcome.end) {
@@ -133,7 +130,7 @@ results::CellResult session_cell_stage(const GateRequest& gate, const SessionCel
         outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   add_kernel_facts(cell, outcome);
-  cell.seconds = since(start);
+  cell.seconds = seconds_since(start);
   return cell;
 }
 
@@ -179,7 +176,7 @@ results::CellResult per_patch_timing_stage(const GateRequest& gate,
                      (result.end == session::SessionEnd::k_booted
                           ? "the boot failed (" + input.dir.string() + ")"
                           : result.why.substr(0, result.why.find('\n')));
-      cell.seconds = since(start);
+      cell.seconds = seconds_since(start);
       return cell;
     }
     prefixes.push_back({label, std::move(result.kernels.front().timing)});
@@ -194,7 +191,7 @@ results::CellResult per_patch_timing_stage(const GateRequest& gate,
                  " prefixes (the table in the detail); the tip against the base: " +
                  (tip.empty() ? "n/a" : tip);
   status.progress("gate " + input.series_name + ":\n" + table.text);
-  cell.seconds = since(start);
+  cell.seconds = seconds_since(start);
   return cell;
 }
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/elapsed.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "git/diff_check.h"
@@ -300,7 +301,7 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
           result.tip = parent;
         }
       }
-      outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      outcome.seconds = seconds_since(started);
       if (outcome.status == PatchStatus::k_failed) {
         failed = true;
       }

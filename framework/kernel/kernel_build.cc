@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/elapsed.h"
 #include "core/error.h"
 #include "core/json_text.h"
 #include "core/text.h"
@@ -38,10 +39,6 @@ std::string hash_text(const std::string& text) {
   git_oid oid;
   git::check(git_odb_hash(&oid, text.data(), text.size(), GIT_OBJECT_BLOB), "cannot hash");
   return git::to_hex(oid);
-}
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 std::string make_failure_text(const ProcessResult& result) { return "make " + result.describe(); }
@@ -271,7 +268,7 @@ struct KernelBuilder::Job {
   std::string tree_patch{};  // the target's tree-patch: "" or "tree-patch SHA\n", in the keys
   std::string compiler;
   std::string flags;  // the make arguments but make, -C, O=, -j
-  fs::path request_index;
+  fs::path request_index{};
   std::string config_text{};
   std::string key{};
   const Target& target() const { return *request.target; }

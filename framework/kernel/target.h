@@ -44,6 +44,10 @@ struct Target {
   // TCG) gets a smaller memmap, one vCPU and the time it needs.
   std::string pmem_size;
   int cpus = 0;
+  // `memory:` the guest's RAM, QEMU -m ("2G"; "" = the VM's default 8G):
+  // KMSAN keeps two bytes of metadata per byte of it. A case's own
+  // `memory:` (what the case needs, e.g. hugetlb-timing's 16G) wins.
+  std::string memory;
   // `tree-patch: NAME`: kernel-configs/tree-patches/NAME.patch, a test-only
   // change applied to every tree this target builds (the base and each
   // revision alike) after the checkout, and part of the kernel cache key:

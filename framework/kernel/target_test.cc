@@ -90,14 +90,16 @@ TEST(TargetTest, BootSettingsAreValidated) {
   testing::TempDir tmp;
   put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
   put_file(tmp / "targets" / "slow.target",
-           "fragments: x\npmem-size: 256M\ncpus: 1\nboot-timeout: 3600\n");
+           "fragments: x\npmem-size: 256M\nmemory: 3584M\ncpus: 1\nboot-timeout: 3600\n");
   const Target slow = load_target(tmp.path(), "slow");
   EXPECT_EQ(slow.pmem_size, "256M");
+  EXPECT_EQ(slow.memory, "3584M");
   EXPECT_EQ(slow.cpus, 1);
   EXPECT_EQ(slow.boot_timeout, std::chrono::seconds(3600));
   put_file(tmp / "targets" / "plain.target", "fragments: x\n");
   const Target plain = load_target(tmp.path(), "plain");
   EXPECT_EQ(plain.pmem_size, "");
+  EXPECT_EQ(plain.memory, "");
   EXPECT_EQ(plain.cpus, 0);
   EXPECT_EQ(plain.boot_timeout, std::chrono::seconds(0));
   const std::pair<std::string, std::string> bad[] = {
@@ -106,6 +108,9 @@ TEST(TargetTest, BootSettingsAreValidated) {
       {"pmem-size: 65G", "pmem-size is a multiple of 128M up to 64G"},
       {"pmem-size: 2T", "pmem-size is a multiple of 128M up to 64G"},
       {"pmem-size: G", "pmem-size is a multiple of 128M up to 64G"},
+      {"memory: 256M", "memory is the guest's RAM, a size such as 4608M or 8G"},
+      {"memory: 8", "memory is the guest's RAM, a size such as 4608M or 8G"},
+      {"memory: 8T", "memory is the guest's RAM, a size such as 4608M or 8G"},
       {"cpus: 0", "cpus is a vCPU count from 1 to 64"},
       {"cpus: two", "cpus is a vCPU count from 1 to 64"},
       {"boot-timeout: 5", "boot-timeout is seconds per boot, from 60 to 86400"},
@@ -140,6 +145,10 @@ TEST(TargetTest, ATreePatchIsResolvedOrNamedAsMissing) {
   const Target eighty = load_target(testing::source_dir() / "kernel-configs", "pmem-80");
   EXPECT_EQ(eighty.tree_patch.filename(), "last-cpupid-out-of-flags.patch");
   EXPECT_EQ(eighty.struct_page, 80U);
+  const Target ninety_six = load_target(testing::source_dir() / "kernel-configs", "kmsan-96");
+  EXPECT_EQ(ninety_six.tree_patch.filename(), "last-cpupid-out-of-flags.patch");
+  EXPECT_EQ(ninety_six.struct_page, 96U);
+  EXPECT_TRUE(ninety_six.has_feature("kmsan"));
 }
 
 TEST(TargetTest, Arm64TargetIsCrossBuilt) {

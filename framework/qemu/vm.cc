@@ -179,6 +179,28 @@ std::string clock_note(Clock clock) {
          "under TCG the host's noise and load too";
 }
 
+// x86-64 legacy pmem (memmap=SIZE!OFFSET) marks guest RAM as pmem, so the
+// RAM must be there: QEMU's pc machine keeps 3 GiB below 4 GiB once it has
+// at least 3.5 GiB (pc_piix.c, gigabyte_align) and maps the rest from 4 GiB.
+namespace {
+
+void check_legacy_pmem_in_ram(const VmSpec& spec) {
+  const std::uint64_t ram = parse_memory_size(spec.memory);
+  const std::uint64_t pmem = parse_memory_size(spec.pmem_size);
+  const std::uint64_t offset = parse_memory_size(spec.pmem_offset);
+  constexpr std::uint64_t k_below_4g = 3ULL << 30, k_split = 7ULL << 29, k_4g = 1ULL << 32;
+  const std::uint64_t top = ram >= k_split ? k_4g + (ram - k_below_4g) : ram;
+  if (offset < k_4g || offset + pmem > top) {
+    throw usage_error("legacy pmem memmap=" + spec.pmem_size + "!" + spec.pmem_offset +
+                      " lies outside the guest's RAM (-m " + spec.memory +
+                      "): give the guest at least " +
+                      std::to_string(std::max(k_split, k_below_4g + offset - k_4g + pmem) >> 20) +
+                      "M (memory: in the target or the case)");
+  }
+}
+
+}  // namespace
+
 std::string pmem_cmdline(const VmSpec& spec) {
   if (is_arm64(spec)) {
     return spec.pmem == PmemTopology::k_legacy
@@ -248,6 +270,9 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
                      ",size=" + spec.pmem_size,
                  "-device", "nvdimm,id=nvdimm0,memdev=nvmem0"});
   } else {
+    if (!arm64) {
+      check_legacy_pmem_in_ram(spec);
+    }
     argv.insert(argv.end(), {"-m", spec.memory});
   }
   if (!arm64_pmem_node(spec).empty()) {

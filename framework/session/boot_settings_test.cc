@@ -45,5 +45,14 @@ TEST(BootSettings, ATargetsDeadlineNeverShortensACases) {
   EXPECT_EQ(boot_settings(request).timeout, seconds(2400));
 }
 
+TEST(BootSettings, ACasesMemoryWinsOverTheTargets) {
+  SessionRequest request = request_for("256M", 1, seconds(0));
+  EXPECT_EQ(boot_settings(request).memory, "");  // the VM's default
+  request.target.memory = "3584M";
+  EXPECT_EQ(boot_settings(request).memory, "3584M");
+  request.test_case.memory = "16G";  // hugetlb-timing's: what the case needs
+  EXPECT_EQ(boot_settings(request).memory, "16G");
+}
+
 }  // namespace
 }  // namespace kseries::session

@@ -29,7 +29,7 @@ struct SessionFacts {
   std::string pmem_size;
   std::filesystem::path run_dir;
   std::vector<std::pair<std::string, std::string>> skipped_setups;  // (setup, why)
-  std::string memory_model;  // the memory clock's profile, described ("" otherwise)
+  std::string memory_model{};  // the memory clock's profile, described ("" otherwise)
 };
 
 struct SessionReport {

@@ -83,6 +83,8 @@ BootSettings boot_settings(const SessionRequest& request) {
                            ? request.target.pmem_size
                            : request.pmem_size;
   settings.cpus = request.target.cpus;
+  const auto case_memory = request.test_case.for_arch(request.target.arch).memory;
+  settings.memory = case_memory.empty() ? request.target.memory : case_memory;
   settings.timeout =
       request.timeout.value_or(std::max(request.test_case.timeout, request.target.boot_timeout));
   return settings;
@@ -150,8 +152,8 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   if (request.target.arch == "x86_64") {
     spec.vm.tcg_cpu = request.test_case.tcg_cpu;  // an x86 CPU model (case.conf tcg-cpu:)
   }
-  if (const auto memory = request.test_case.for_arch(request.target.arch).memory; !memory.empty()) {
-    spec.vm.memory = memory;
+  if (!settings.memory.empty()) {
+    spec.vm.memory = settings.memory;
   }
   vm.choose_accel(request.accel, spec.vm);
   status.progress("accelerator: " + vm.accel_note());

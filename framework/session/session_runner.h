@@ -55,6 +55,7 @@ struct SessionRequest {
 // deadline, never shortens one).
 struct BootSettings {
   std::string pmem_size;
+  std::string memory;  // QEMU -m: the case's memory:, else the target's, else "" (the VM's)
   int cpus = 0;
   std::chrono::seconds timeout{0};
 };
