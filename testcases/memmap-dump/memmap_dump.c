@@ -32,6 +32,7 @@
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
+#include <linux/kmsan-checks.h>
 #include <linux/debugfs.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
@@ -119,11 +120,19 @@ static struct dentry *mmd_dir;
 static int mmd_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct mmd_call *c = (struct mmd_call *)ri->data;
+	struct zone *zone;
+	struct dev_pagemap *pgmap;
+	unsigned long end_pfn;
+
+	/* The ftrace trampoline saved REGS in assembly, which KMSAN does not
+	 * see: their shadow is whatever the stack held before (a KMSAN
+	 * guest reported "uninit-value in mmd_entry", origin xa_load()'s
+	 * xas). They are the caller's real arguments; a no-op without KMSAN. */
+	kmsan_unpoison_memory(regs, sizeof(*regs));
 	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap), read
 	 * portably (x86-64: di, si, dx, cx; arm64: x0..x3). */
-	struct zone *zone = (struct zone *)regs_get_kernel_argument(regs, 0);
-	struct dev_pagemap *pgmap = (struct dev_pagemap *)regs_get_kernel_argument(regs, 3);
-	unsigned long end_pfn;
+	zone = (struct zone *)regs_get_kernel_argument(regs, 0);
+	pgmap = (struct dev_pagemap *)regs_get_kernel_argument(regs, 3);
 
 	memset(c, 0, sizeof(*c));
 	c->start_pfn = regs_get_kernel_argument(regs, 1);
