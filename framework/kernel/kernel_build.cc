@@ -41,6 +41,19 @@ std::string hash_text(const std::string& text) {
   return git::to_hex(oid);
 }
 
+// The target's tree patches, in order, as one diff (each patches its own
+// files; a diff per file is what libgit2 applies).
+std::string tree_patch_text(const Target& target) {
+  std::string text;
+  for (const auto& patch : target.tree_patches) {
+    text += read_file(patch);
+    if (!text.empty() && text.back() != '\n') {
+      text += '\n';
+    }
+  }
+  return text;
+}
+
 std::string make_failure_text(const ProcessResult& result) { return "make " + result.describe(); }
 
 }  // namespace
@@ -400,8 +413,8 @@ KernelBuilder::Job KernelBuilder::plan(const BuildRequest& request) const {
   for (size_t i = 5; i < make_args.size(); ++i) {  // not make, -C, O=, -j
     job.flags += make_args[i] + "\n";
   }
-  if (!target.tree_patch.empty()) {
-    job.tree_patch = "tree-patch " + hash_text(read_file(target.tree_patch)) + "\n";
+  if (!target.tree_patches.empty()) {
+    job.tree_patch = "tree-patch " + hash_text(tree_patch_text(target)) + "\n";
   }
   std::string text =
       job.tree_id + "\n" + job.tree_patch + target.base + "\n" + job.compiler + "\n" + job.flags;
@@ -447,10 +460,10 @@ void KernelBuilder::apply_tree_patch(const Job& job) {
   const fs::path src = job.dir / "src";
   const fs::path record = job.dir / "src.tree-patch";
   std::vector<git::PatchedFile> files;
-  if (!job.target().tree_patch.empty()) {
-    files = git::patch_tree(
-        m_store, job.request.commit, read_file(job.target().tree_patch),
-        "target " + job.target().name + ": tree patch " + job.target().tree_patch.string());
+  if (!job.target().tree_patches.empty()) {
+    files = git::patch_tree(m_store, job.request.commit, tree_patch_text(job.target()),
+                            "target " + job.target().name + ": tree patches (" +
+                                job.target().file.string() + ")");
   }
   std::set<std::string> patched;
   for (const auto& file : files) {

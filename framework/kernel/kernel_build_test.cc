@@ -130,7 +130,7 @@ TEST_F(KernelBuildTest, ATreePatchIsAppliedKeyedAndTakenBack) {
   put_file(m_tmp / "t.patch",
            "diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1 +1 @@\n-int a;\n"
            "+int a = 80;\n");
-  m_target.tree_patch = m_tmp / "t.patch";
+  m_target.tree_patches = {m_tmp / "t.patch"};
   const auto patched = m_builder.build(request());
   ASSERT_EQ(patched.status, StepStatus::k_built);
   EXPECT_NE(patched.kernel->key, plain.kernel->key);
@@ -140,7 +140,7 @@ TEST_F(KernelBuildTest, ATreePatchIsAppliedKeyedAndTakenBack) {
   EXPECT_EQ(m_builder.build(request()).status, StepStatus::k_cached);
   // Without it (and a fragment comment, so the request is new): the file is
   // the commit's again, and the kernel is not the patched one.
-  m_target.tree_patch.clear();
+  m_target.tree_patches.clear();
   put_file(m_tmp / "foo.config", "# again\nCONFIG_FOO=y\n");
   const auto again = m_builder.build(request());
   ASSERT_TRUE(again.kernel.has_value());

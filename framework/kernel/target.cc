@@ -186,12 +186,14 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     } else if (key == "busybox") {
       target.busybox = value;
     } else if (key == "tree-patch") {
-      const fs::path patch = configs_dir / "tree-patches" / (value + ".patch");
-      if (value.find('/') != std::string::npos || !fs::is_regular_file(patch)) {
-        throw usage_error(where + ": tree patch '" + value + "' not found (" + patch.string() +
-                          ")");
+      for (const auto& name : split_words(value)) {
+        const fs::path patch = configs_dir / "tree-patches" / (name + ".patch");
+        if (name.find('/') != std::string::npos || !fs::is_regular_file(patch)) {
+          throw usage_error(where + ": tree patch '" + name + "' not found (" + patch.string() +
+                            ")");
+        }
+        target.tree_patches.push_back(patch);
       }
-      target.tree_patch = patch;
     } else if (set_size_or_boot_key(target, key, value, where)) {
       // struct-page, pmem-size, memory, cpus, boot-timeout
     } else {

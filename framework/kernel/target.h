@@ -48,12 +48,13 @@ struct Target {
   // KMSAN keeps two bytes of metadata per byte of it. A case's own
   // `memory:` (what the case needs, e.g. hugetlb-timing's 16G) wins.
   std::string memory;
-  // `tree-patch: NAME`: kernel-configs/tree-patches/NAME.patch, a test-only
-  // change applied to every tree this target builds (the base and each
-  // revision alike) after the checkout, and part of the kernel cache key:
-  // for what no configuration reaches (an 80-byte struct page without a
-  // sanitizer, docs/page-sizes.md). "" = none.
-  std::filesystem::path tree_patch;
+  // `tree-patch: NAME...`: kernel-configs/tree-patches/NAME.patch, test-only
+  // changes applied, in order, to every tree this target builds (the base
+  // and each revision alike) after the checkout, and part of the kernel
+  // cache key: for what no configuration reaches (an 80-byte struct page
+  // without a sanitizer, docs/page-sizes.md) or a kernel false positive in
+  // the harness's own path (kmsan-ftrace-regs). Each patches its own files.
+  std::vector<std::filesystem::path> tree_patches;
   std::chrono::seconds boot_timeout{0};
 
   bool has_feature(const std::string& feature) const;

@@ -132,7 +132,12 @@ TEST(TargetTest, ATreePatchIsResolvedOrNamedAsMissing) {
   put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
   put_file(tmp / "tree-patches" / "p.patch", "diff --git a/a b/a\n");
   put_file(tmp / "targets" / "t.target", "fragments: x\ntree-patch: p\n");
-  EXPECT_EQ(load_target(tmp.path(), "t").tree_patch, tmp / "tree-patches" / "p.patch");
+  EXPECT_EQ(load_target(tmp.path(), "t").tree_patches,
+            std::vector<std::filesystem::path>{tmp / "tree-patches" / "p.patch"});
+  put_file(tmp / "tree-patches" / "q.patch", "diff --git a/b b/b\n");
+  put_file(tmp / "targets" / "two.target", "fragments: x\ntree-patch: p q\n");
+  EXPECT_EQ(load_target(tmp.path(), "two").tree_patches,
+            (std::vector<std::filesystem::path>{tmp / "tree-patches" / "p.patch", tmp / "tree-patches" / "q.patch"}));
   for (const char* bad : {"nosuch", "../targets/t"}) {
     put_file(tmp / "targets" / "bad.target",
              std::string("fragments: x\ntree-patch: ") + bad + "\n");
@@ -141,12 +146,15 @@ TEST(TargetTest, ATreePatchIsResolvedOrNamedAsMissing) {
               std::string::npos)
         << error;
   }
-  EXPECT_EQ(load_target(testing::source_dir() / "kernel-configs", "pmem").tree_patch, "");
+  EXPECT_TRUE(load_target(testing::source_dir() / "kernel-configs", "pmem").tree_patches.empty());
   const Target eighty = load_target(testing::source_dir() / "kernel-configs", "pmem-80");
-  EXPECT_EQ(eighty.tree_patch.filename(), "last-cpupid-out-of-flags.patch");
+  ASSERT_EQ(eighty.tree_patches.size(), 1U);
+  EXPECT_EQ(eighty.tree_patches[0].filename(), "last-cpupid-out-of-flags.patch");
   EXPECT_EQ(eighty.struct_page, 80U);
   const Target ninety_six = load_target(testing::source_dir() / "kernel-configs", "kmsan-96");
-  EXPECT_EQ(ninety_six.tree_patch.filename(), "last-cpupid-out-of-flags.patch");
+  ASSERT_EQ(ninety_six.tree_patches.size(), 2U);
+  EXPECT_EQ(ninety_six.tree_patches[0].filename(), "last-cpupid-out-of-flags.patch");
+  EXPECT_EQ(ninety_six.tree_patches[1].filename(), "kmsan-ftrace-regs.patch");
   EXPECT_EQ(ninety_six.struct_page, 96U);
   EXPECT_TRUE(ninety_six.has_feature("kmsan"));
 }
