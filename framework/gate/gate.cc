@@ -338,8 +338,13 @@ class SeriesGate {
     try {
       cell = stage();
     } catch (const Error& e) {
-      cell = {m_name,   cell_name,    results::Outcome::k_error,  e.what(),
-              e.what(), seconds_since(start), std::move(error_properties)};
+      cell = {m_name,
+              cell_name,
+              results::Outcome::k_error,
+              e.what(),
+              e.what(),
+              seconds_since(start),
+              std::move(error_properties)};
       if (e.kind() == ErrorKind::k_interrupted) {
         m_interrupted_in_a_cell = true;
         m_time[time_stage] += cell.seconds;
@@ -641,7 +646,8 @@ GateResult run_gate(const GateRequest& request, GateServices& services, session:
     result.time.emplace_back(stage, time[stage]);
     accounted += time[stage];
   }
-  result.time.emplace_back("kseries itself (judging, reports, the rest)", seconds_since(start) - accounted);
+  result.time.emplace_back("kseries itself (judging, reports, the rest)",
+                           seconds_since(start) - accounted);
   finish_store(store, result);
   result.plan_id = write_shard(request, named, revisions, !result.interrupted);
   return result;

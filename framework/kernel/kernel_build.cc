@@ -461,9 +461,9 @@ void KernelBuilder::apply_tree_patch(const Job& job) {
   const fs::path record = job.dir / "src.tree-patch";
   std::vector<git::PatchedFile> files;
   if (!job.target().tree_patches.empty()) {
-    files = git::patch_tree(m_store, job.request.commit, tree_patch_text(job.target()),
-                            "target " + job.target().name + ": tree patches (" +
-                                job.target().file.string() + ")");
+    files = git::patch_tree(
+        m_store, job.request.commit, tree_patch_text(job.target()),
+        "target " + job.target().name + ": tree patches (" + job.target().file.string() + ")");
   }
   std::set<std::string> patched;
   for (const auto& file : files) {

@@ -197,10 +197,10 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     } else if (set_size_or_boot_key(target, key, value, where)) {
       // struct-page, pmem-size, memory, cpus, boot-timeout
     } else {
-      throw usage_error(
-          where + ": unknown key '" + key +
-          "' (base, fragments, compiler, purpose, features, cannot, cmdline, arch, "
-          "cross-compile, busybox, struct-page, tree-patch, pmem-size, memory, cpus, boot-timeout)");
+      throw usage_error(where + ": unknown key '" + key +
+                        "' (base, fragments, compiler, purpose, features, cannot, cmdline, arch, "
+                        "cross-compile, busybox, struct-page, tree-patch, pmem-size, memory, cpus, "
+                        "boot-timeout)");
     }
   }
   if (target.arch != "x86_64" && target.cross_compile.empty() &&

@@ -137,7 +137,8 @@ TEST(TargetTest, ATreePatchIsResolvedOrNamedAsMissing) {
   put_file(tmp / "tree-patches" / "q.patch", "diff --git a/b b/b\n");
   put_file(tmp / "targets" / "two.target", "fragments: x\ntree-patch: p q\n");
   EXPECT_EQ(load_target(tmp.path(), "two").tree_patches,
-            (std::vector<std::filesystem::path>{tmp / "tree-patches" / "p.patch", tmp / "tree-patches" / "q.patch"}));
+            (std::vector<std::filesystem::path>{tmp / "tree-patches" / "p.patch",
+                                                tmp / "tree-patches" / "q.patch"}));
   for (const char* bad : {"nosuch", "../targets/t"}) {
     put_file(tmp / "targets" / "bad.target",
              std::string("fragments: x\ntree-patch: ") + bad + "\n");
