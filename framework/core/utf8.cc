@@ -63,7 +63,9 @@ std::string printable_text(std::string_view raw) {
     const std::string_view bytes = std::string_view(text).substr(i, c.length);
     i += c.length;
     const char32_t code = c.code;
-    const bool line_end = code == '\r' && (i == text.size() || text[i] == '\n');
+    // A CR is kept only as half of CRLF: a trailing one would return the
+    // cursor over whatever the terminal prints next.
+    const bool line_end = code == '\r' && i < text.size() && text[i] == '\n';
     if (code == '\n' || code == '\t' || line_end) {
       out += bytes;
     } else if (code < 0x20 || code == 0x7F) {

@@ -47,6 +47,9 @@ TEST(Utf8Test, PrintableTextDefusesTerminalControls) {
             "2Jb");                                               // 8-bit CSI
   EXPECT_EQ(printable_text("x\xE2\x80\xAEy"), "x\xEF\xBF\xBDy");  // U+202E
   EXPECT_EQ(printable_text(std::string("\x7f\0", 2)), "\xE2\x90\xA1\xE2\x90\x80");
+  // A CR at the very end is as bare as one mid-line (the fuzzer's find:
+  // "ok\x1bK\r...gate:" ending in CR).
+  EXPECT_EQ(printable_text("ok\r"), "ok\xE2\x90\x8D");
   // Kept: newlines, tabs, CRLF line ends, UTF-8 text.
   const std::string plain = "line 1\r\n\tJ\xC3\xB6rg\n";
   EXPECT_EQ(printable_text(plain), plain);
