@@ -18,6 +18,9 @@ constexpr double k_top = 22;
 constexpr double k_axis_height = 30;
 // The largest axis end: 1e300 leaves room for the headroom and the ticks.
 constexpr double k_max_axis = 1e300;
+// And well above the denormals, whose fifth is 0 (a zero tick step, inf
+// ticks: fuzz_report_text's find, a sample of 1.5e-323).
+constexpr double k_min_axis = 1e-300;
 
 std::string num(double value) {
   char buffer[32];
@@ -83,9 +86,9 @@ std::string render_strip_plot(const StripPlot& plot) {
   }
   // A finite axis whatever the samples (a results.json or a guest may carry
   // 1.7976931348623157e308, whose 2 % headroom is inf): capped well below
-  // DBL_MAX, and ticks counted, never summed (t += step never grows once
+  // DBL_MAX and above the denormals, and ticks counted, never summed (t += step never grows once
   // step is below t's precision).
-  top = std::min(top, k_max_axis);
+  top = std::clamp(top, k_min_axis, k_max_axis);
   const double step = tick_step(top);
   const double ticks = std::ceil(top * 1.02 / step);
   const double axis_max = ticks * step;

@@ -58,5 +58,22 @@ TEST(SvgPlotTest, HugeSamplesDrawABoundedAxis) {
   }
 }
 
+// The other end (fuzz_report_text): a largest sample of 1.5e-323, a
+// denormal whose fifth is 0, made the tick step 0 and the tick count inf,
+// undefined as an int.
+TEST(SvgPlotTest, DenormalSamplesDrawABoundedAxis) {
+  for (const double tiny : {1.5e-323, 4.9e-324, 1e-310}) {
+    StripRow row;
+    row.label = "hostile";
+    row.samples = {tiny, tiny / 2};
+    row.mean = tiny;
+    const std::string svg = render_strip_plot({"t", "ns", {row}});
+    EXPECT_LT(svg.size(), 10000u) << tiny;
+    EXPECT_NE(svg.find("</svg>"), std::string::npos);
+    EXPECT_EQ(svg.find("inf"), std::string::npos) << svg;
+    EXPECT_EQ(svg.find("nan"), std::string::npos) << svg;
+  }
+}
+
 }  // namespace
 }  // namespace kseries::report
