@@ -13,6 +13,10 @@ SeriesVerdict judge_series(const std::string& series, const std::vector<CellResu
                            const std::optional<Expectations>& expectations,
                            const std::vector<std::string>* planned) {
   SeriesVerdict verdict{series, true, expectations.has_value(), {}};
+  const auto unmet = [&](const std::string& why) {
+    verdict.ok = false;
+    verdict.lines.push_back(std::string(results::k_unmet_expectation) + why);
+  };
   std::vector<std::string> seen;
   for (const auto& c : cells) {
     if (c.series != series) {
@@ -31,15 +35,12 @@ SeriesVerdict judge_series(const std::string& series, const std::vector<CellResu
       if (holds) {
         verdict.lines.push_back("expected failure holds: " + c.cell + ": " + expected->text);
       } else if (c.status == Outcome::k_fail) {
-        verdict.ok = false;
-        verdict.lines.push_back("ERROR " + c.cell + " failed, but not with '" + expected->text +
-                                "' (" + expectations->file.string() + ":" +
-                                std::to_string(expected->line) + "): " + c.summary);
+        unmet(c.cell + " failed, but not with '" + expected->text + "' (" +
+              expectations->file.string() + ":" + std::to_string(expected->line) +
+              "): " + c.summary);
       } else {
-        verdict.ok = false;
-        verdict.lines.push_back("ERROR " + c.cell + " was expected to fail with '" +
-                                expected->text + "' but is " + results::outcome_name(c.status) +
-                                (c.summary.empty() ? "" : ": " + c.summary));
+        unmet(c.cell + " was expected to fail with '" + expected->text + "' but is " +
+              results::outcome_name(c.status) + (c.summary.empty() ? "" : ": " + c.summary));
       }
     } else if (c.status == Outcome::k_fail || c.status == Outcome::k_error) {
       verdict.ok = false;
@@ -57,15 +58,13 @@ SeriesVerdict judge_series(const std::string& series, const std::vector<CellResu
       }
       ++applicable;
       if (std::find(seen.begin(), seen.end(), e.cell) == seen.end()) {
-        verdict.ok = false;
-        verdict.lines.push_back("ERROR " + e.cell + " was expected to fail but did not run (" +
-                                expectations->file.string() + ":" + std::to_string(e.line) + ")");
+        unmet(e.cell + " was expected to fail but did not run (" + expectations->file.string() +
+              ":" + std::to_string(e.line) + ")");
       }
     }
     if (applicable == 0 && !expectations->fails.empty()) {
-      verdict.ok = false;
-      verdict.lines.push_back("ERROR no expectation of " + expectations->file.string() +
-                              " is in this matrix: nothing here can catch this known-bad revision");
+      unmet("no expectation of " + expectations->file.string() +
+            " is in this matrix: nothing here can catch this known-bad revision");
     }
   }
   return verdict;

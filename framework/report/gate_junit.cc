@@ -1,8 +1,41 @@
 #include "report/gate_junit.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace kseries::report {
+namespace {
+
+// An expectation that does not hold (an expected failure that passed, did
+// not run, or a matrix with none of them) fails the series but no cell of
+// it: one failed testcase says so, or a JUnit consumer would count the
+// series green (the 2026-12-03 nt-ordering gate: `verdict: FAIL`, a
+// junit.xml with failures="0").
+std::optional<TestCase> unmet_expectations(const results::SeriesVerdict& verdict) {
+  std::string lines;
+  std::string first;
+  for (const auto& line : verdict.lines) {
+    if (line.starts_with(results::k_unmet_expectation)) {
+      const auto what = line.substr(results::k_unmet_expectation.size());
+      first = first.empty() ? what : first;
+      lines += what + "\n";
+    }
+  }
+  if (lines.empty()) {
+    return std::nullopt;
+  }
+  TestCase test;
+  test.classname = "gate." + verdict.series;
+  test.name = "expectations";
+  test.status = CaseStatus::k_failed;
+  test.message = first;
+  // The body repeats the message: the other lines only when there are some.
+  test.detail = lines.size() > first.size() + 1 ? lines.substr(0, 8000) : "";
+  return test;
+}
+
+}  // namespace
 
 std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdict>& verdicts,
                                          const std::vector<results::CellResult>& cells,
@@ -46,6 +79,9 @@ std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdic
         test.properties.emplace_back(name, value);
       }
       suite.cases.push_back(std::move(test));
+    }
+    if (auto unmet = unmet_expectations(verdict)) {
+      suite.cases.push_back(std::move(*unmet));
     }
     suites.push_back(std::move(suite));
   }

@@ -42,6 +42,30 @@ TEST(GateJunitTest, AnXfailIsAPassCarryingItsTextAndAFailIsAFailure) {
   EXPECT_EQ(find_case(suites[0], "nopmem demo")->status, CaseStatus::k_skipped);
 }
 
+// A known-bad series whose expectation does not hold fails though every
+// cell passed: an "expectations" testcase fails with the reasons; a series
+// whose expectations hold (or that has none) has no such testcase.
+TEST(GateJunitTest, AnUnmetExpectationIsAFailedTestcase) {
+  const std::string unmet = std::string(results::k_unmet_expectation) +
+                            "no expectation of v1/expect is in this matrix: nothing here can catch "
+                            "this known-bad revision";
+  results::SeriesVerdict bad{"v1", false, true, {"not in this matrix: kasan x", unmet}};
+  results::SeriesVerdict good{"v10", true, false, {}};
+  results::SeriesVerdict caught{"drain", true, true, {"expected failure holds: pmem nt: text"}};
+  const std::vector<results::CellResult> cells = {
+      {"v1", "pmem nt-ordering", Outcome::k_pass, "14 pass", "", 1, {}},
+      {"v10", "pmem nt-ordering", Outcome::k_pass, "14 pass", "", 1, {}}};
+  const auto suites = gate_junit_suites({bad, good, caught}, cells, false, "", false);
+  ASSERT_EQ(suites.size(), 3u);
+  const auto* expectations = find_case(suites[0], "expectations");
+  ASSERT_NE(expectations, nullptr);
+  EXPECT_EQ(expectations->status, CaseStatus::k_failed);
+  EXPECT_EQ(expectations->message.find("no expectation of v1/expect"), 0u) << expectations->message;
+  EXPECT_EQ(find_case(suites[0], "pmem nt-ordering")->status, CaseStatus::k_passed);
+  EXPECT_EQ(find_case(suites[1], "expectations"), nullptr);
+  EXPECT_EQ(find_case(suites[2], "expectations"), nullptr);
+}
+
 TEST(GateJunitTest, AnInterruptBetweenCellsIsTheLastSuitesError) {
   const results::SeriesVerdict verdict{"s/v1", false, false, {}};
   const auto suites =

@@ -46,6 +46,11 @@ struct CellVerdict {
   Outcome outcome = Outcome::k_error;
 };
 
+// How a verdict line of an expectation that does not hold begins (the
+// gate's judge writes it; the JUnit report turns such lines into a failed
+// testcase).
+inline constexpr std::string_view k_unmet_expectation = "ERROR ";
+
 struct SeriesVerdict {
   std::string series;
   bool ok = false;
