@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "memcost/pipe.h"
 #include "memcost/x86_insn.h"
 
 namespace {
@@ -299,9 +300,33 @@ struct Golden {
   uint64_t loads, stores, nt, hits[3], misses[3], dram_read, dram_write, wc_full, wc_partial;
 };
 
-mc_counters mixed_stream(const mc_config& config, long n) {
-  mc_model m{};
-  EXPECT_EQ(mc_model_init(&m, &config), 0);
+// The mixed stream into MODELS[0..N): by direct calls (PIPE null) or
+// through PIPE (the plugin's way: accesses, fences and flushes pushed; what
+// reads or changes a model whole after mc_pipe_sync()).
+void feed_mixed_stream(mc_model* models, int n_models, mc_pipe* pipe, long n) {
+  auto each = [&](auto&& f) {
+    for (int k = 0; k < n_models; k++) {
+      f(&models[k]);
+    }
+  };
+  auto access = [&](mc_event_kind kind, uint64_t a, unsigned size) {
+    if (pipe) {
+      mc_pipe_push(pipe, kind, a, size);
+      return;
+    }
+    each([&](mc_model* m) {
+      kind == MC_EV_STORE      ? mc_store(m, a, size)
+      : kind == MC_EV_LOAD     ? mc_load(m, a, size)
+      : kind == MC_EV_STORE_NT ? mc_store_nt(m, a, size)
+                               : mc_fence(m);
+    });
+  };
+  auto whole = [&](auto&& f) {
+    if (pipe) {
+      mc_pipe_sync(pipe);
+    }
+    each(f);
+  };
   uint64_t rng = 88172645463325252ull;
   auto next = [&rng] {
     rng ^= rng << 13;
@@ -327,24 +352,33 @@ mc_counters mixed_stream(const mc_config& config, long n) {
     const unsigned size = 1u << (next() % 5);
     const int kind = static_cast<int>(next() % 100);
     if (kind < 50) {
-      mc_store(&m, a, size);
+      access(MC_EV_STORE, a, size);
     } else if (kind < 85) {
-      mc_load(&m, a, size);
+      access(MC_EV_LOAD, a, size);
     } else if (kind < 91) {
-      mc_store_nt(&m, a & ~7ull, 8);
+      access(MC_EV_STORE_NT, a & ~7ull, 8);
     } else if (kind < 97) {
-      mc_store_nt(&m, nt_stream, 8);
+      access(MC_EV_STORE_NT, nt_stream, 8);
       nt_stream += 8;
     } else if (kind < 98) {
-      mc_fence(&m);
+      access(MC_EV_FENCE, 0, 0);
     } else if (kind < 99) {
-      mc_flush_line(&m, a, static_cast<int>(next() % 2));
+      const int invalidate = static_cast<int>(next() % 2);
+      whole([&](mc_model* m) { mc_flush_line(m, a, invalidate); });
     } else if (next() % 1000 == 0) {
-      mc_settle(&m);
-      mc_invalidate(&m);
+      whole([](mc_model* m) {
+        mc_settle(m);
+        mc_invalidate(m);
+      });
     }
   }
-  mc_settle(&m);
+  whole([](mc_model* m) { mc_settle(m); });
+}
+
+mc_counters mixed_stream(const mc_config& config, long n) {
+  mc_model m{};
+  EXPECT_EQ(mc_model_init(&m, &config), 0);
+  feed_mixed_stream(&m, 1, nullptr, n);
   const mc_counters count = m.count;
   mc_model_free(&m);
   return count;
@@ -408,6 +442,70 @@ TEST(MemcostModel, MixedStreamKeepsItsCounts) {
     EXPECT_EQ(c.wc_full, g.wc_full);
     EXPECT_EQ(c.wc_partial, g.wc_partial);
   }
+}
+
+// The models fed through the pipe, on its thread or inline, count what
+// the same calls made directly count, two models at once (a sweep).
+TEST(MemcostPipe, ThreadedPipeCountsLikeDirectCalls) {
+  const mc_config configs[2] = {{{{768, 12}, {25600, 20}, {1257472, 12}}, 12},
+                                {{{256, 2}, {1024, 4}, {4096, 8}}, 4}};
+  mc_counters direct[2];
+  for (int k = 0; k < 2; k++) {
+    direct[k] = mixed_stream(configs[k], 1000000);
+  }
+  for (const int threaded : {1, 0}) {
+    SCOPED_TRACE(threaded ? "threaded" : "inline");
+    mc_model models[2]{};
+    for (int k = 0; k < 2; k++) {
+      ASSERT_EQ(mc_model_init(&models[k], &configs[k]), 0);
+    }
+    mc_pipe* pipe = mc_pipe_new(models, 2, threaded);
+    ASSERT_NE(pipe, nullptr);
+    feed_mixed_stream(models, 2, pipe, 1000000);
+    if (threaded) {
+      EXPECT_GT(mc_pipe_syncs(pipe), 0u);
+    }
+    mc_pipe_free(pipe);
+    for (int k = 0; k < 2; k++) {
+      const mc_counters& c = models[k].count;
+      EXPECT_EQ(c.loads, direct[k].loads);
+      EXPECT_EQ(c.stores, direct[k].stores);
+      EXPECT_EQ(c.nt_stores, direct[k].nt_stores);
+      EXPECT_EQ(c.fences, direct[k].fences);
+      EXPECT_EQ(c.flushes, direct[k].flushes);
+      for (int l = 0; l < 3; l++) {
+        EXPECT_EQ(c.hits[l], direct[k].hits[l]) << "model " << k << " level " << l;
+        EXPECT_EQ(c.misses[l], direct[k].misses[l]) << "model " << k << " level " << l;
+      }
+      EXPECT_EQ(c.dram_read, direct[k].dram_read);
+      EXPECT_EQ(c.dram_write, direct[k].dram_write);
+      EXPECT_EQ(c.wc_full, direct[k].wc_full);
+      EXPECT_EQ(c.wc_partial, direct[k].wc_partial);
+      mc_model_free(&models[k]);
+    }
+  }
+}
+
+// A pipe that is synced never lags: the counts read after mc_pipe_sync()
+// include the last access pushed.
+TEST(MemcostPipe, SyncAppliesEveryPushedAccess) {
+  const mc_config config = {{{768, 12}, {25600, 20}, {1257472, 12}}, 12};
+  mc_model model{};
+  ASSERT_EQ(mc_model_init(&model, &config), 0);
+  mc_pipe* pipe = mc_pipe_new(&model, 1, 1);
+  ASSERT_NE(pipe, nullptr);
+  for (uint64_t i = 1; i <= 100000; i++) {
+    mc_pipe_push(pipe, MC_EV_STORE, i * MC_LINE, 8);
+    if (i % 9973 == 0) {
+      mc_pipe_sync(pipe);
+      ASSERT_EQ(model.count.stores, i);
+    }
+  }
+  mc_pipe_sync(pipe);
+  EXPECT_EQ(model.count.stores, 100000u);
+  EXPECT_EQ(model.count.dram_read, 100000u * MC_LINE);
+  mc_pipe_free(pipe);
+  mc_model_free(&model);
 }
 
 bool retranslates(std::initializer_list<uint8_t> bytes) {

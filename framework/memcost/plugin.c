@@ -26,6 +26,9 @@
  *                      every access, the same records, slower)
  *   nt=on|off          off: non-temporal stores modelled as ordinary stores
  *                      (a control: what the series would cost without them)
+ *   pipeline=on|off    on (the default): the models run on a second host
+ *                      thread, fed in order by the callbacks (memcost/pipe.h;
+ *                      the same records); off: inline in the callbacks
  *   cover=FILE         a mode of its own (memcost/cover.c): the executed kernel
  *                      instructions of the whole run, for kseries coverage
  *   instrument=always|windows  always (the default): everything instrumented
@@ -52,6 +55,7 @@
 
 #include "memcost/cover.h"
 #include "memcost/model.h"
+#include "memcost/pipe.h"
 #include "memcost/x86_insn.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
@@ -122,6 +126,8 @@ static FILE* out;
 static int order_on = 1;
 static int xlat_on = 1; /* xlat=off: every access looked up in QEMU */
 static int nt_on = 1;   /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
+static int pipeline_on = 1;
+static mc_pipe* pipe_; /* every access, fence and flush of the models goes through it */
 static uint64_t windows_seen;
 static qemu_plugin_id_t plugin_id;
 static int instrument_always = 1; /* instrument=always (the default) */
@@ -149,6 +155,7 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
   win.insns = 1; /* the call itself */
   win.irq_insns = win.irqs = win.switches = 0;
   memset(win.irq_sum, 0, sizeof win.irq_sum);
+  mc_pipe_sync(pipe_); /* the models are read and changed below */
   if (!installed_full) {
     /* Outside the windows no vCPU's stack or interrupt nesting was
      * followed: what the others run is unknown until their next push or
@@ -200,6 +207,7 @@ static void write_model(int m) {
 #undef D
 
 static void window_end(uint64_t pc) {
+  mc_pipe_sync(pipe_);
   for (int m = 0; m < n_models; m++) {
     mc_settle(&models[m]); /* the window pays for every line it dirtied */
   }
@@ -265,6 +273,7 @@ static void on_irq_entry(unsigned int vcpu, void* udata) {
   vcpu_state* v = state(vcpu);
   if (v && win.open && v->stack == win.stack) {
     if (v->irq_depth++ == 0) {
+      mc_pipe_sync(pipe_);
       snapshot(v->irq_start);
       v->irq_stack = v->stack;
     }
@@ -282,6 +291,7 @@ static void on_iret(unsigned int vcpu, void* udata) {
   if (!win.open) {
     return;
   }
+  mc_pipe_sync(pipe_);
   for (int m = 0; m < n_models; m++) {
     const mc_counters *c = &models[m].count, *s = &v->irq_start[m];
     mc_counters* sum = &win.irq_sum[m];
@@ -309,9 +319,7 @@ static void on_fence(unsigned int vcpu, void* udata) {
   if (!v || !costed(v)) {
     return;
   }
-  for (int m = 0; m < n_models; m++) {
-    mc_fence(&models[m]);
-  }
+  mc_pipe_push(pipe_, MC_EV_FENCE, 0, 0);
   if (order_on && win.order_ready && !v->irq_depth) {
     mc_order_fence(&win.order);
   }
@@ -357,15 +365,7 @@ static void cost(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr, cons
   }
   unsigned size = 1u << qemu_plugin_mem_size_shift(info);
   int nt = nt_on && store && nt_insn;
-  for (int m = 0; m < n_models; m++) {
-    if (nt) {
-      mc_store_nt(&models[m], pa, size);
-    } else if (store) {
-      mc_store(&models[m], pa, size);
-    } else {
-      mc_load(&models[m], pa, size);
-    }
-  }
+  mc_pipe_push(pipe_, nt ? MC_EV_STORE_NT : store ? MC_EV_STORE : MC_EV_LOAD, pa, size);
   if (order_on && win.order_ready) {
     if (nt) {
       mc_order_nt_store(&win.order, pa, vaddr, insn->pc);
@@ -433,9 +433,7 @@ static void on_flush(unsigned int vcpu, void* udata) {
   (void)udata;
   vcpu_state* v = state(vcpu);
   if (v && costed(v)) {
-    for (int m = 0; m < n_models; m++) {
-      models[m].count.flushes++;
-    }
+    mc_pipe_push(pipe_, MC_EV_FLUSH, 0, 0);
   }
 }
 
@@ -603,10 +601,13 @@ static void at_exit(qemu_plugin_id_t id, void* udata) {
   (void)id;
   (void)udata;
   if (out) {
-    fprintf(out, "end windows=%" PRIu64 " resets=%" PRIu64 "\n", windows_seen, resets);
+    fprintf(out, "end windows=%" PRIu64 " resets=%" PRIu64 " pipeline=%s full_waits=%" PRIu64 "\n",
+            windows_seen, resets, pipeline_on ? "on" : "off", mc_pipe_full_waits(pipe_));
     fclose(out);
     out = NULL;
   }
+  mc_pipe_free(pipe_);
+  pipe_ = NULL;
 }
 
 static int fail(const char* what, const char* arg) {
@@ -660,6 +661,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         return fail("instrument= must be windows or always", a + 11);
       }
       instrument_always = strcmp(a + 11, "always") == 0;
+    } else if (g_str_has_prefix(a, "pipeline=")) {
+      pipeline_on = strcmp(a + 9, "off") != 0;
     } else if (g_str_has_prefix(a, "xlat=")) {
       xlat_on = strcmp(a + 5, "off") != 0;
     } else if (g_str_has_prefix(a, "order=")) {
@@ -674,6 +677,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   out = fopen(out_path, "a");
   if (!out) {
     return fail("cannot write", out_path);
+  }
+  pipe_ = mc_pipe_new(models, n_models, pipeline_on);
+  if (!pipe_) {
+    return fail("cannot start the models' thread", "");
   }
   fprintf(out,
           "memcost version=1 entry=0x%" PRIx64 " models=%d irq_entries=%u order=%s instrument=%s\n",
