@@ -23,8 +23,9 @@ namespace fs = std::filesystem;
 
 CaseDef load_case(const fs::path& testcases_dir, const std::string& name) {
   const fs::path conf = testcases_dir / name / "case.conf";
-  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(conf) ||
-      !fs::is_regular_file(testcases_dir / name / "guest.sh")) {
+  std::error_code ec;  // a name too long for the file system is an unknown case
+  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(conf, ec) ||
+      !fs::is_regular_file(testcases_dir / name / "guest.sh", ec)) {
     std::string known;
     if (fs::is_directory(testcases_dir)) {
       for (const auto& entry : fs::directory_iterator(testcases_dir)) {
@@ -68,7 +69,16 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
     const std::vector<std::string> list = split_words(value);
     if (key == "modules") {
       for (const auto& module : list) {
-        if (!std::filesystem::exists(testcases_dir / module / "Kbuild")) {
+        // A module is a directory beside the case: a plain name, no path.
+        if (module.size() > 64 || module == "." || module == ".." ||
+            module.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_.-") != std::string::npos) {
+          throw usage_error(where + ": module '" + module.substr(0, 64) +
+                            "' is not a directory name (letters, digits, '_', '.', '-'; "
+                            "at most 64)");
+        }
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(testcases_dir / module / "Kbuild", ec)) {
           throw usage_error(where + ": module '" + module + "' has no " +
                             (testcases_dir / module / "Kbuild").string());
         }

@@ -69,6 +69,24 @@ TEST(CaseDefTest, LoadsTheBundledMemmapEquivalenceWithItsModuleAndOracle) {
   EXPECT_EQ(vs.oracle, "memmap-vs-base");
 }
 
+// Found by ci/fuzz (config_files): a 300-character module name made
+// std::filesystem::exists throw ENAMETOOLONG past the parser's refusal.
+TEST(CaseDefTest, AModuleThatIsAPathOrTooLongIsRefusedNotThrown) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  for (const std::string module : {std::string(300, 'A'), std::string("../c"),
+                                   std::string(".."), std::string("a/b")}) {
+    testing::put_file(tmp / "c" / "case.conf", "needs: pmem\nmodules: " + module + "\n");
+    try {
+      load_case(tmp.path(), "c");
+      FAIL() << module;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a directory name"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(CaseDefTest, AModuleWithoutKbuildAndAnUnknownOracleNameTheLine) {
   testing::TempDir tmp;
   testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
