@@ -53,6 +53,21 @@ grep -q '"memory_model": "icelake-sp scaled' "$TMP/r.json" || fail "no memory mo
 grep -q '"clock": "memory"' "$TMP/r.json" || fail "no memory clock in the JSON"
 grep -q '"unit": "mns"' "$TMP/r.json" || fail "no modelled times in the JSON"
 grep -q 'memcost.so,out=' "$TMP/r.json" || fail "QEMU was not given the plugin"
+# What the modelled time is made of, per kernel and setup: the rebinds'
+# instructions and DRAM bytes (the first bind apart), and which term bound it.
+expect_grep "^memory traffic per rebind, base " "$TMP/out"
+expect_grep "^memory traffic per rebind, nt " "$TMP/out"
+expect_grep "^  fsdax-dev .* 1 MB .* compute$" "$TMP/out"
+python3 - "$TMP/r.json" <<'PY' || fail "memory_traffic in the JSON"
+import json, sys
+kernels = json.load(open(sys.argv[1]))["kernels"]
+base, nt = kernels["base"]["memory_traffic"], kernels["nt"]["memory_traffic"]
+for setup, t in base.items():
+    assert t["rebinds"] > 0 and t["windows"] >= t["rebinds"], (setup, t)
+# The stand-in plugin's non-temporal series reads nothing for ownership.
+assert all(t["dram_read"] > 0 for t in base.values()), base
+assert any(t["dram_read"] < base[s]["dram_read"] for s, t in nt.items()), (base, nt)
+PY
 # More instructions that save DRAM traffic: slower under icount (exit 1),
 # faster under the memory clock, whose modelled time decides (exit 0; the
 # instructions are reported as evidence).

@@ -1,5 +1,6 @@
 #include "cases/memory_clock.h"
 
+#include <cstdio>
 #include <map>
 
 namespace kseries::cases {
@@ -25,6 +26,26 @@ int calls_of(const guest::Measurement& m) {
     return calls > 0 && calls < 100000 ? calls : -1;
   } catch (const std::exception&) {
     return -1;
+  }
+}
+
+// A rebind's sample: not the first bind, not the boot-time probe.
+bool is_rebind(const guest::Measurement& m) {
+  const bool probe = m.kind == "probe" || m.setup == "boot-probe";
+  const bool first = m.kind == "first" || (m.kind.empty() && m.iter == 1);
+  return !probe && !first;
+}
+
+void add_windows(Traffic& t, const std::vector<memcost::WindowCost>& windows, std::size_t from,
+                 int calls) {
+  ++t.rebinds;
+  for (int c = 0; c < calls; ++c) {
+    const auto& w = windows[from + static_cast<std::size_t>(c)];
+    ++t.windows;
+    t.insns += w.insns;
+    t.dram_read += w.dram_read;
+    t.dram_write += w.dram_write;
+    t.nt_stores += w.nt_stores;
   }
 }
 
@@ -90,6 +111,9 @@ MemoryCosts memory_costs(const std::vector<guest::Measurement>& measurements,
     for (int c = 0; c < calls; ++c) {
       out.owners.emplace_back(m.setup, m.iter);
     }
+    if (is_rebind(m)) {
+      add_windows(out.traffic[m.setup], records.windows.at(models[0].label), next, calls);
+    }
     next += static_cast<std::size_t>(calls);
   }
   if (next != available) {
@@ -101,6 +125,51 @@ MemoryCosts memory_costs(const std::vector<guest::Measurement>& measurements,
     out.problems.push_back("memory clock: the plugin counted " +
                            std::to_string(records.windows_seen) + " windows, wrote " +
                            std::to_string(available));
+  }
+  return out;
+}
+
+void add_traffic(TrafficData& into, const TrafficData& boot) {
+  for (const auto& [setup, t] : boot) {
+    auto& sum = into[setup];
+    sum.rebinds += t.rebinds;
+    sum.windows += t.windows;
+    sum.insns += t.insns;
+    sum.dram_read += t.dram_read;
+    sum.dram_write += t.dram_write;
+    sum.nt_stores += t.nt_stores;
+  }
+}
+
+std::string render_traffic_table(const std::string& kernel, const TrafficData& traffic,
+                                 const memcost::MachineProfile& profile) {
+  std::string out = "memory traffic per rebind, " + kernel + " (mean of the rebinds; " +
+                    profile.name +
+                    ": compute = instructions / (IPC x GHz), memory = DRAM "
+                    "bytes / bandwidth)\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "  %-14s %7s %14s %12s %12s %14s %11s %11s  %s\n", "setup",
+                "rebinds", "instructions", "DRAM read", "DRAM written", "NT stores", "compute",
+                "memory", "bound");
+  out += line;
+  for (const auto& [setup, t] : traffic) {
+    if (t.rebinds == 0) {
+      continue;
+    }
+    const double n = static_cast<double>(t.rebinds);
+    memcost::WindowCost mean;
+    mean.insns = static_cast<std::uint64_t>(static_cast<double>(t.insns) / n);
+    mean.dram_read = static_cast<std::uint64_t>(static_cast<double>(t.dram_read) / n);
+    mean.dram_write = static_cast<std::uint64_t>(static_cast<double>(t.dram_write) / n);
+    const auto [compute, memory] = memcost::model_terms(profile, mean);
+    std::snprintf(line, sizeof line,
+                  "  %-14s %7llu %12.4g M %9.4g MB %9.4g MB %12.4g M %8.4g us %8.4g us  %s\n",
+                  setup.c_str(), static_cast<unsigned long long>(t.rebinds),
+                  static_cast<double>(mean.insns) / 1e6, static_cast<double>(mean.dram_read) / 1e6,
+                  static_cast<double>(mean.dram_write) / 1e6,
+                  static_cast<double>(t.nt_stores) / n / 1e6, compute / 1e3, memory / 1e3,
+                  compute >= memory ? "compute" : "memory");
+    out += line;
   }
   return out;
 }

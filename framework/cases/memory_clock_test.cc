@@ -76,5 +76,45 @@ TEST(MemoryClockTest, ASweepModelGetsAMetricOfItsOwn) {
   EXPECT_DOUBLE_EQ(costs.added[1].value, 7);
 }
 
+TEST(MemoryClockTest, TheRebindsTrafficIsSummedPerSetupWithoutTheFirstBind) {
+  auto r = records(5);
+  for (std::size_t i = 0; i < 5; ++i) {
+    r.windows["m"][i].dram_read = 1000 * (i + 1);
+    r.windows["m"][i].dram_write = 64;
+    r.windows["m"][i].nt_stores = i;
+  }
+  const std::vector<guest::Measurement> guest = {
+      m("boot-probe", 0, "memmap_init_ms", "probe"),                    // window 1
+      m("fsdax-dev", 1, "memmap_init_ns", "first"),                     // window 2
+      m("fsdax-dev", 2, "memmap_init_ns", "rebind", {{"calls", "2"}}),  // windows 3, 4
+      m("devdax-dev", 2, "memmap_init_ns", "rebind"),                   // window 5
+  };
+  const auto costs = memory_costs(guest, r, {{"m", profile()}});
+  ASSERT_TRUE(costs.problems.empty());
+  ASSERT_EQ(costs.traffic.size(), 2u);
+  const auto& fsdax = costs.traffic.at("fsdax-dev");
+  EXPECT_EQ(fsdax.rebinds, 1u);
+  EXPECT_EQ(fsdax.windows, 2u);
+  EXPECT_EQ(fsdax.insns, 300u + 400u);
+  EXPECT_EQ(fsdax.dram_read, 3000u + 4000u);
+  EXPECT_EQ(fsdax.dram_write, 128u);
+  EXPECT_EQ(fsdax.nt_stores, 2u + 3u);
+  EXPECT_EQ(costs.traffic.at("devdax-dev").insns, 500u);
+
+  TrafficData pooled;
+  add_traffic(pooled, costs.traffic);
+  add_traffic(pooled, costs.traffic);
+  EXPECT_EQ(pooled.at("fsdax-dev").rebinds, 2u);
+  EXPECT_EQ(pooled.at("fsdax-dev").dram_read, 14000u);
+  // Means per rebind, and which term bound the modelled time.
+  auto p = profile();
+  p.name = "m";
+  const std::string table = render_traffic_table("base", pooled, p);
+  EXPECT_NE(table.find("memory traffic per rebind, base"), std::string::npos) << table;
+  EXPECT_NE(table.find("fsdax-dev"), std::string::npos);
+  EXPECT_NE(table.find("0.007 MB"), std::string::npos) << table;  // 7000 B read per rebind
+  EXPECT_NE(table.find("compute"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kseries::cases

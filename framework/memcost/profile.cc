@@ -39,6 +39,20 @@ double real(const KeyValue& kv, const std::string& file) {
                     ": expected a positive number, found '" + kv.value + "'");
 }
 
+// A share in [0, 1] ("serial:" may be 0: compute and memory overlap fully).
+double share(const KeyValue& kv, const std::string& file) {
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(kv.value, &used);
+    if (used == kv.value.size() && value >= 0 && value <= 1) {
+      return value;
+    }
+  } catch (const std::exception&) {
+  }
+  throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
+                    ": expected a share from 0 to 1, found '" + kv.value + "'");
+}
+
 CacheLevel level(const KeyValue& kv, const std::string& file) {
   const auto words = split_words(kv.value);
   if (words.size() != 2) {
@@ -95,10 +109,12 @@ MachineProfile parse_profile(const std::string& text, const std::string& file) {
       p.write_gbps = real(kv, file);
     } else if (kv.key == "seed-memmap-bytes") {
       p.seed_memmap_bytes = number(kv, kv.value, file);
+    } else if (kv.key == "serial") {
+      p.serial = share(kv, file);
     } else {
       throw usage_error(file + ":" + std::to_string(kv.number) + ": unknown key '" + kv.key +
                         "' (known: l1d l2 llc wc-buffers frequency-ghz ipc read-gbps "
-                        "write-gbps seed-memmap-bytes)");
+                        "write-gbps serial seed-memmap-bytes)");
     }
   }
   const auto missing = [&](const char* key) {
@@ -163,11 +179,15 @@ std::string plugin_model(const MachineProfile& p, const std::string& label) {
          std::to_string(p.wc_buffers);
 }
 
+ModelTerms model_terms(const MachineProfile& p, const WindowCost& w) {
+  return {static_cast<double>(w.insns) / (p.ipc * p.frequency_ghz),
+          static_cast<double>(w.dram_read) / p.read_gbps +
+              static_cast<double>(w.dram_write) / p.write_gbps};  // GB/s = B/ns
+}
+
 double modelled_ns(const MachineProfile& p, const WindowCost& w) {
-  const double compute = static_cast<double>(w.insns) / (p.ipc * p.frequency_ghz);
-  const double memory = static_cast<double>(w.dram_read) / p.read_gbps +
-                        static_cast<double>(w.dram_write) / p.write_gbps;  // GB/s = B/ns
-  return std::max(compute, memory);
+  const auto [compute, memory] = model_terms(p, w);
+  return std::max(compute, memory) + p.serial * std::min(compute, memory);
 }
 
 std::string describe(const MachineProfile& p) {
@@ -177,9 +197,10 @@ std::string describe(const MachineProfile& p) {
     std::snprintf(text, sizeof text, " scaled 1/%.0f", 1 / p.scale);
     scale = text;
   }
-  char tail[160];
-  std::snprintf(tail, sizeof tail, ", %u WC; %.3g GHz x %.3g IPC, DRAM %.3g/%.3g GB/s read/write)",
-                p.wc_buffers, p.frequency_ghz, p.ipc, p.read_gbps, p.write_gbps);
+  char tail[200];
+  std::snprintf(tail, sizeof tail,
+                ", %u WC; %.3g GHz x %.3g IPC, DRAM %.3g/%.3g GB/s read/write, serial %.3g)",
+                p.wc_buffers, p.frequency_ghz, p.ipc, p.read_gbps, p.write_gbps, p.serial);
   return p.name + scale + " (L1D " + size_text(p.l1d.bytes) + ", L2 " + size_text(p.l2.bytes) +
          ", LLC " + size_text(p.llc.bytes) + tail;
 }

@@ -26,6 +26,9 @@ struct MachineProfile {
   double frequency_ghz = 0;
   double ipc = 0;
   double read_gbps = 0, write_gbps = 0;
+  // The share of the shorter of compute and memory time that the longer does
+  // not hide: 0 = a throughput bound (they overlap fully), 1 = their sum.
+  double serial = 0;
   std::uint64_t seed_memmap_bytes = 0;  // what "scaled" keeps the caches' ratio to
   double scale = 1;                     // applied by scaled_to(): 1 = the real sizes
 };
@@ -56,9 +59,16 @@ MachineProfile with_llc(const MachineProfile& profile, std::uint64_t bytes);
 // The plugin's "model=NAME:L1:W:L2:W:LLC:W:WC" argument.
 std::string plugin_model(const MachineProfile& profile, const std::string& label);
 
-// The modelled time of one window, in ns:
-//   max(instructions / (ipc * GHz), read / read GB/s + write / write GB/s).
+// The modelled time of one window, in ns: with compute = instructions /
+// (ipc * GHz) and memory = read / read GB/s + write / write GB/s,
+//   max(compute, memory) + serial * min(compute, memory).
 double modelled_ns(const MachineProfile& profile, const WindowCost& window);
+
+// The two terms of modelled_ns(), in ns.
+struct ModelTerms {
+  double compute = 0, memory = 0;
+};
+ModelTerms model_terms(const MachineProfile& profile, const WindowCost& window);
 
 // One line: "icelake-sp scaled 1/50 (L1D 960 B, L2 25.6 KiB, LLC 1.2 MiB, 12 WC)".
 std::string describe(const MachineProfile& profile);

@@ -57,6 +57,26 @@ TEST(MachineProfileTest, TheTimeIsTheLargerOfComputeAndMemory) {
   EXPECT_EQ(plugin_model(p, "m"), "model=m:49152:12:1310720:20:62914560:12:12");
 }
 
+TEST(MachineProfileTest, TheSerialShareAddsWhatTheLongerTermDoesNotHide) {
+  auto p = parse_profile(std::string(k_profile) + "serial: 0.25\n", "x");
+  EXPECT_DOUBLE_EQ(p.serial, 0.25);
+  WindowCost w;
+  w.insns = 13600;       // compute 1000 ns
+  w.dram_write = 40000;  // memory 2000 ns
+  EXPECT_DOUBLE_EQ(modelled_ns(p, w), 2000 + 0.25 * 1000);
+  w.insns = 13600 * 3;  // compute-bound: 3000 + 0.25 * 2000
+  EXPECT_DOUBLE_EQ(modelled_ns(p, w), 3500);
+  p.serial = 1;  // no overlap: the sum
+  EXPECT_DOUBLE_EQ(modelled_ns(p, w), 5000);
+  EXPECT_NE(describe(p).find("serial 1)"), std::string::npos);
+  // Without the key: the throughput bound of the profiles written before it.
+  EXPECT_DOUBLE_EQ(parse_profile(k_profile, "x").serial, 0);
+  EXPECT_NO_THROW(parse_profile(std::string(k_profile) + "serial: 0\n", "x"));
+  EXPECT_THROW(parse_profile(std::string(k_profile) + "serial: 1.5\n", "x"), Error);
+  EXPECT_THROW(parse_profile(std::string(k_profile) + "serial: -0.1\n", "x"), Error);
+  EXPECT_THROW(parse_profile(std::string(k_profile) + "serial: nan\n", "x"), Error);
+}
+
 TEST(MemcostRecordsTest, WindowsOrderAndHazardsAreRead) {
   const auto r = parse_records(
       "memcost version=1 entry=0x1 models=1 irq_entries=0 order=on\n"

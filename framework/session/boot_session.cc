@@ -74,6 +74,7 @@ std::vector<guest::Measurement> timings(BootRecord& record, const SessionSpec& s
       record.problems.push_back(std::move(problem));
     }
     record.memcost_owners = std::move(costs.owners);
+    record.memory_traffic = std::move(costs.traffic);
   }
   if (!spec.timing_only) {
     std::erase_if(measured, [](const guest::Measurement& m) {
@@ -172,6 +173,7 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   }
   const auto measured = timings(record, spec);
   cases::add_boot(kernel.timing, measured);
+  cases::add_traffic(kernel.traffic, record.memory_traffic);
   ++kernel.boots;
   status.progress("boot " + std::to_string(round) + " " + kernel.name + ": " +
                   std::to_string(measured.size()) + " measurements, " +

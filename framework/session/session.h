@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cases/memmap_timing.h"
+#include "cases/memory_clock.h"
 #include "guest/protocol.h"
 #include "guest/triage.h"
 #include "kernel/kernel_build.h"
@@ -43,6 +44,7 @@ struct KernelUnderTest {
   cases::TimingData timing{};
   int boots = 0;
   std::filesystem::path initramfs{};
+  cases::TrafficData traffic{};  // the memory clock's, its boots pooled
 };
 
 // One boot of one kernel.
@@ -70,6 +72,7 @@ struct BootRecord {
   memcost::Records memcost;
   std::filesystem::path system_map;  // the booted kernel's, to name PCs
   std::vector<std::pair<std::string, int>> memcost_owners;
+  cases::TrafficData memory_traffic;  // the rebinds' windows, per setup
 };
 
 // Where a session's progress lines go: injected, so tests can record the

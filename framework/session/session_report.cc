@@ -206,6 +206,23 @@ void add_results(Sink& s, const BootRecord& record) {
   }
 }
 
+// The memory clock's figures behind memmap_init_mns: per setup, the rebinds'
+// summed instructions and DRAM bytes (results.json "memory_traffic", which
+// ci/calibrate-memory reads) and their means per rebind in the text.
+void add_traffic(Sink& s, const KernelUnderTest& k) {
+  if (k.traffic.empty() || !s.facts.memory_profile) {
+    return;
+  }
+  s.out << cases::render_traffic_table(k.name, k.traffic, *s.facts.memory_profile);
+  nlohmann::json traffic;
+  for (const auto& [setup, t] : k.traffic) {
+    traffic[setup] = {{"rebinds", t.rebinds},       {"windows", t.windows},
+                      {"insns", t.insns},           {"dram_read", t.dram_read},
+                      {"dram_write", t.dram_write}, {"nt_stores", t.nt_stores}};
+  }
+  s.json["kernels"][k.name]["memory_traffic"] = traffic;
+}
+
 void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
   for (const auto& k : kernels) {
     // Cases judged by an oracle mostly measure counts and sizes: a table only
@@ -227,6 +244,7 @@ void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
     s.json["kernels"][k.name] = {{"role", role_name(k.role)}, {"commit", git::to_hex(k.commit)},
                                  {"kernel", k.build.key},     {"bzImage", k.build.image.string()},
                                  {"boots", k.boots},          {"setups", setups}};
+    add_traffic(s, k);
     if (kernels.size() != 1) {
       continue;
     }

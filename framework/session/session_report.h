@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "memcost/profile.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
 #include "session/boot_session.h"
@@ -30,6 +32,7 @@ struct SessionFacts {
   std::filesystem::path run_dir;
   std::vector<std::pair<std::string, std::string>> skipped_setups;  // (setup, why)
   std::string memory_model{};  // the memory clock's profile, described ("" otherwise)
+  std::optional<memcost::MachineProfile> memory_profile{};  // the same, to split its terms
 };
 
 struct SessionReport {

@@ -198,6 +198,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   facts.clock = spec.vm.clock;
   if (!spec.memory_models.empty()) {
     facts.memory_model = memcost::describe(spec.memory_models.front().profile);
+    facts.memory_profile = spec.memory_models.front().profile;
   }
   facts.adaptive = spec.adaptive;
   outcome.end = SessionEnd::k_booted;
