@@ -1,6 +1,6 @@
 # ci/calibrate-memory on synthetic run directories: traffic made so that a
 # known profile (read 12, write 30 GB/s, serial 0.6) gives the seeds' fsdax
-# base, p5 and tip exactly; --fit must find that profile again, and the
+# base, p5, p7 and tip exactly; --fit must find that profile again, and the
 # table must show its predictions. Runs that cannot be read are usage errors.
 source "$(dirname "$0")/lib.bash"
 CAL=$SRC/ci/calibrate-memory
@@ -49,7 +49,7 @@ expect_exit 0 "$CAL" --fit p5="$TMP/p5" p7="$TMP/p7" tip="$TMP/tip"
 expect_grep "^read-gbps: 12$" "$TMP/out"
 expect_grep "^write-gbps: 30$" "$TMP/out"
 expect_grep "^serial: 0.600$" "$TMP/out"
-# Every row is met: the synthetic p7 was made from the same profile too.
+# Every row is met: the synthetic devdax rows were made from it too.
 expect_grep "^p7 .*fsdax-dev .*-38.3% *-38.3% *[+-]0.0p" "$TMP/out"
 expect_grep "^largest distance from the seeds: 0.0 points" "$TMP/out"
 # The bundled profile's own predictions, without fitting: a table, and the
@@ -66,4 +66,6 @@ expect_exit 2 "$CAL" p5="$TMP/missing"
 expect_exit 2 "$CAL" p9="$TMP/p5"
 expect_exit 2 "$CAL" --fit p7="$TMP/p7"
 expect_grep "needs the rows p5, tip" "$TMP/err"
+expect_exit 2 "$CAL" --fit p5="$TMP/p5" tip="$TMP/tip"
+expect_grep "needs the rows p7" "$TMP/err"
 echo "ok"
