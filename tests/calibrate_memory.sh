@@ -51,7 +51,7 @@ expect_grep "^write-gbps: 30$" "$TMP/out"
 expect_grep "^serial: 0.600$" "$TMP/out"
 # Every row is met: the synthetic devdax rows were made from it too.
 expect_grep "^p7 .*fsdax-dev .*-38.3% *-38.3% *[+-]0.0p" "$TMP/out"
-expect_grep "^largest distance from the seeds: 0.0 points" "$TMP/out"
+expect_grep "^largest distance from the seeds: 0.0 points (RMS 0.0)" "$TMP/out"
 # The bundled profile's own predictions, without fitting: a table, and the
 # distance is not zero (it was not made from these runs).
 expect_exit 0 "$CAL" p5="$TMP/p5" tip="$TMP/tip"
