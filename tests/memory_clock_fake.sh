@@ -109,8 +109,12 @@ mkdir -p "$TMP/configs/matrices"
 printf 'cell: toy demo setups=devdax-mem\n' >"$TMP/configs/matrices/mem.matrix"
 expect_exit 0 "$KSERIES" gate --workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" \
   --tree "$repo" --base "$base" --accel tcg --matrix mem --series "$TMP/series/demo/nt" --clock memory \
-  --html "$TMP/g.html" --kcidb "$TMP/g.json"
+  --html "$TMP/g.html" --kcidb "$TMP/g.json" --junit "$TMP/g.xml"
 grep -q "clock memory; memory model icelake-sp scaled 1/" "$TMP/g.html" || fail "no memory model in the HTML page"
+# ... and so does the gate's JUnit, in the timing cell's testcase (its
+# system-out: junit-10.xsd has no testcase properties).
+expect_grep '^clock=memory$' "$TMP/g.xml"
+expect_grep '^memory_model=icelake-sp scaled 1/50 (' "$TMP/g.xml"
 python3 - "$TMP/g.json" <<'PY' || fail "no clock or memory model in the KCIDB tests"
 import json, sys
 tests = json.load(open(sys.argv[1]))["tests"]
@@ -119,4 +123,16 @@ assert timed, "no test names a memory model"
 assert all(t["misc"]["clock"] == "memory" for t in timed), timed
 assert all(t["misc"]["memory_model"].startswith("icelake-sp scaled 1/") for t in timed), timed
 PY
+# --resume reuses a memory-clock cell only under the same profile: the
+# figures decide its verdict.
+run=$(sed -n 's/^run directory //p' "$TMP/out" | tail -1)
+[ -d "$run" ] || fail "no gate run directory in the output"
+gate_again=("$KSERIES" gate --workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases"
+            --tree "$repo" --base "$base" --accel tcg --matrix mem --series "$TMP/series/demo/nt"
+            --clock memory --resume "$run")
+expect_exit 0 "${gate_again[@]}"
+expect_grep "toy demo: pass (reused from the resumed run)" "$TMP/err"
+sed 's/^serial: .*/serial: 0.5/' "$TMP/configs/machines/icelake-sp.machine" >"$TMP/other.machine"
+expect_exit 0 "${gate_again[@]}" --memory-profile "$TMP/other.machine"
+expect_grep "toy demo: not reused from the resumed run" "$TMP/err"
 echo "memory clock and nt-ordering: as expected"

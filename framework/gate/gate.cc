@@ -121,7 +121,8 @@ class SeriesGate {
   // What a cell's verdict depends on, as one hash: the tip commit (the
   // series' patches and the base they apply onto), the target file and its
   // fragments (the toolchain is the target's `compiler:`), the case's files,
-  // the cell's options, accel and clock. --resume reused cells by series
+  // the cell's options, accel and clock (and under the memory clock every
+  // figure of its profile). --resume reused cells by series
   // and cell name: after the patches changed to a build break, the resumed
   // gate still said PASS.
   std::string work_key(const std::string& cell, const git_oid& tip,
@@ -132,6 +133,10 @@ class SeriesGate {
                        git::to_hex(m_request.base) + "\noptions " + options + "\naccel " +
                        std::to_string(static_cast<int>(m_request.accel)) + "\nclock " +
                        m_request.clock + "\n";
+    if (m_request.clock == "memory") {
+      // The profile's figures decide a memory-clock timing verdict.
+      text += "memory " + memcost::settings_key(m_request.memory) + "\n";
+    }
     if (target) {
       const auto loaded = kernel::load_target(m_request.configs, *target);
       text += "target " + oracle::sha256_hex(read_file(loaded.file)) + "\n";

@@ -57,6 +57,17 @@ void fill(results::CellResult& cell, const session::SessionOutcome& outcome) {
   cell.detail += report.text;
 }
 
+// The clock (and the memory clock's profile) a booted session's timings
+// were taken with, for the gate's JUnit and gate.json.
+void add_clock_facts(results::CellResult& cell, const nlohmann::json& session) {
+  for (const auto fact : {results::SessionFact::k_clock, results::SessionFact::k_memory_model}) {
+    const auto key = results::session_fact_key(fact);
+    if (session.contains(key) && session[key].is_string()) {
+      results::set_session_fact(cell.properties, fact, session[key].get<std::string>());
+    }
+  }
+}
+
 void add_kernel_facts(results::CellResult& cell, const session::SessionOutcome& outcome) {
   for (const auto& kernel : outcome.kernels) {
     if (kernel.build.key.empty()) {
@@ -130,6 +141,9 @@ results::CellResult session_cell_stage(const GateRequest& gate, const SessionCel
         outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   add_kernel_facts(cell, outcome);
+  if (outcome.end == session::SessionEnd::k_booted) {
+    add_clock_facts(cell, outcome.report.json);
+  }
   cell.seconds = seconds_since(start);
   return cell;
 }
@@ -179,6 +193,7 @@ results::CellResult per_patch_timing_stage(const GateRequest& gate,
       cell.seconds = seconds_since(start);
       return cell;
     }
+    add_clock_facts(cell, result.report.json);
     prefixes.push_back({label, std::move(result.kernels.front().timing)});
   }
   const auto table = render_per_patch_timing(prefixes);

@@ -70,6 +70,10 @@ struct ModelTerms {
 };
 ModelTerms model_terms(const MachineProfile& profile, const WindowCost& window);
 
+// Every figure of SETTINGS a modelled time depends on, as text: what a
+// gate's --resume compares before it reuses a memory-clock cell.
+std::string settings_key(const MemoryClockSettings& settings);
+
 // One line: "icelake-sp scaled 1/50 (L1D 960 B, L2 25.6 KiB, LLC 1.2 MiB, 12 WC)".
 std::string describe(const MachineProfile& profile);
 

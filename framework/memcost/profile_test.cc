@@ -77,6 +77,26 @@ TEST(MachineProfileTest, TheSerialShareAddsWhatTheLongerTermDoesNotHide) {
   EXPECT_THROW(parse_profile(std::string(k_profile) + "serial: nan\n", "x"), Error);
 }
 
+TEST(MachineProfileTest, EveryFigureThatDecidesATimeIsInTheSettingsKey) {
+  MemoryClockSettings settings;
+  EXPECT_EQ(settings_key(settings), "none");
+  settings.profile = parse_profile(k_profile, "x");
+  const std::string before = settings_key(settings);
+  auto changed = settings;
+  changed.profile->serial = 0.17;
+  EXPECT_NE(settings_key(changed), before);
+  changed = settings;
+  changed.profile->write_gbps = 19;
+  EXPECT_NE(settings_key(changed), before);
+  changed = settings;
+  changed.unscaled = true;
+  EXPECT_NE(settings_key(changed), before);
+  changed = settings;
+  changed.llc_sweep = {8u << 20};
+  EXPECT_NE(settings_key(changed), before);
+  EXPECT_EQ(settings_key(settings), before);  // the same settings, the same key
+}
+
 TEST(MemcostRecordsTest, WindowsOrderAndHazardsAreRead) {
   const auto r = parse_records(
       "memcost version=1 entry=0x1 models=1 irq_entries=0 order=on\n"

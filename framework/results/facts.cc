@@ -78,4 +78,16 @@ std::string kernel_fact(const Properties& properties, const std::string& role, K
   return lookup(properties, kernel_fact_key(role, fact));
 }
 
+std::string session_fact_key(SessionFact fact) {
+  return fact == SessionFact::k_clock ? "clock" : "memory_model";
+}
+
+void set_session_fact(Properties& properties, SessionFact fact, std::string value) {
+  properties[session_fact_key(fact)] = std::move(value);
+}
+
+std::string session_fact(const Properties& properties, SessionFact fact) {
+  return lookup(properties, session_fact_key(fact));
+}
+
 }  // namespace kseries::results

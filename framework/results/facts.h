@@ -27,6 +27,10 @@ enum class PatchFact {
 
 enum class KernelFact { k_kernel, k_seconds, k_compiler, k_arch, k_warnings, k_commit };
 
+// What a booted cell's timings were taken with: the clock ("icount",
+// "memory", "wall") and the memory clock's machine profile, described.
+enum class SessionFact { k_clock, k_memory_model };
+
 // The property name of FACT of patch PATCH (1-based).
 std::string patch_fact_key(int patch, PatchFact fact);
 // The property name of FACT of the kernel of ROLE ("candidate", "base").
@@ -38,5 +42,10 @@ std::string patch_fact(const Properties& properties, int patch, PatchFact fact);
 void set_kernel_fact(Properties& properties, const std::string& role, KernelFact fact,
                      std::string value);
 std::string kernel_fact(const Properties& properties, const std::string& role, KernelFact fact);
+// The property name of FACT: "clock", "memory_model" (the names `kseries
+// boot`'s JUnit suite properties carry).
+std::string session_fact_key(SessionFact fact);
+void set_session_fact(Properties& properties, SessionFact fact, std::string value);
+std::string session_fact(const Properties& properties, SessionFact fact);
 
 }  // namespace kseries::results

@@ -22,6 +22,11 @@ TEST(FactsTest, WhatIsSetReadsBackAndWhatIsNotIsEmpty) {
   EXPECT_EQ(patch_fact(properties, 2, PatchFact::k_build), "");
   EXPECT_EQ(kernel_fact(properties, "candidate", KernelFact::k_arch), "arm64");
   EXPECT_EQ(kernel_fact(properties, "base", KernelFact::k_arch), "");
+  set_session_fact(properties, SessionFact::k_memory_model, "icelake-sp scaled 1/50");
+  EXPECT_EQ(properties.at("memory_model"), "icelake-sp scaled 1/50");
+  EXPECT_EQ(session_fact(properties, SessionFact::k_memory_model), "icelake-sp scaled 1/50");
+  EXPECT_EQ(session_fact(properties, SessionFact::k_clock), "");
+  EXPECT_EQ(session_fact_key(SessionFact::k_clock), "clock");
 }
 
 }  // namespace
