@@ -106,6 +106,29 @@ for p in $(cat "$TMP/make.pids"); do
   state=$(sed -n 's/.*) \([A-Z]\).*/\1/p' "/proc/$p/stat" 2>/dev/null || true)
   [ -z "$state" ] || [ "$state" = Z ] || fail "make (or its sleep, pid $p) survived SIGTERM ($state)"
 done
+# make was signalled and waited for: its build directory is not suspect.
+ls "$TMP"/wd-make/targets/*/make.running 2>/dev/null && fail "make.running left after a SIGTERM"
+
+# SIGKILL while make builds (a session's end): kseries cannot clean up, and
+# make may leave an object half-written under a fresh timestamp (a.o below).
+# The next build finds the make.running mark and cleans the build directory
+# first, so a.o is compiled again rather than taken as built.
+build=(--workdir "$TMP/wd-kill" --configs "$TMP/configs" --tree "$repo" --base "$kbase" --target toy)
+: >"$TMP/make.pids"
+FAKE_MAKE_MODE=hang FAKE_MAKE_PIDS=$TMP/make.pids "$KSERIES" build "${build[@]}" \
+  >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_for . "$TMP/make.pids"
+kill -KILL $pid
+finish $pid 137
+# shellcheck disable=SC2046
+kill -KILL $(cat "$TMP/make.pids") 2>/dev/null || true
+[ -e "$TMP/wd-kill/targets/toy/make.running" ] || fail "no make.running mark while make ran"
+touch "$TMP/wd-kill/targets/toy/build/a.o"
+expect_exit 0 "$KSERIES" build "${build[@]}"
+expect_grep "the last make in .*/targets/toy/build never finished (its kseries was killed): make .* clean first" "$TMP/err"
+expect_grep "^built toy @ base .*1 objects compiled" "$TMP/out"
+[ -e "$TMP/wd-kill/targets/toy/make.running" ] && fail "make.running left after a finished build"
 
 # SIGTERM while QEMU runs a guest that hangs: the same, exit 143.
 FAKE_QEMU_MODE=hang "$KSERIES" gate --workdir "$TMP/wd-gate" "${common[@]}" \

@@ -580,11 +580,55 @@ StepResult KernelBuilder::record_cached(const Job& job) const {
   return result;
 }
 
+// DIR/make.running is there while a make runs in DIR/build and gone once it
+// has exited, however it ended (an interrupted make is sent SIGTERM and
+// waited for: make deletes the target it was writing). Found at the start
+// of a build, the kseries before died with its make (SIGKILL, OOM, power)
+// and may have left an object half-written under a fresh timestamp, which
+// an incremental make takes as built. Seen: a kasan build SIGKILLed in
+// `make` at a session's end; the next revision's incremental build failed
+// in modpost ("thermal_zone_device_priv" [x86_pkg_temp_thermal.ko]
+// undefined), and the gate failed a known-good revision for it. So the
+// build directory is cleaned first (`make clean` keeps .config; ccache
+// makes the rebuild cheap).
+void KernelBuilder::clean_after_killed_make(const Job& job) {
+  if (!fs::exists(job.dir / "make.running")) {
+    return;
+  }
+  auto command = spec(make_command(job.target(), {"clean"}), job.request.log);
+  command.timeout = k_make_timeout;
+  job.request.progress("the last make in " + (job.dir / "build").string() +
+                       " never finished (its kseries was killed): " + format_command(command.argv) +
+                       " first, so that no half-written object passes for built");
+  const auto cleaned = m_runner.run(command);
+  if (!cleaned.ok()) {
+    throw infra_error("target " + job.target().name + ": make clean failed (" + cleaned.describe() +
+                      "); see " + job.request.log.string());
+  }
+  fs::remove(job.dir / "make.running");
+}
+
+ProcessResult KernelBuilder::run_make(const Job& job, const ProcessSpec& command) {
+  const fs::path running = job.dir / "make.running";
+  write_file(running, format_command(command.argv) + "\n");
+  try {
+    auto outcome = m_runner.run(command);
+    fs::remove(running);
+    return outcome;
+  } catch (const Error& error) {
+    if (error.kind() == ErrorKind::k_interrupted) {
+      fs::remove(running);  // make was signalled and waited for
+    }
+    throw;
+  }
+}
+
 // Build. Progress: objects compiled, against the last clean build's count.
 // KNOWN: the kernel is cached and this make only serves its test modules.
 StepResult KernelBuilder::make(const Job& job, bool known) {
   const fs::path& dir = job.dir;
   const fs::path& log = job.request.log;
+  clean_after_killed_make(job);
   const bool clean = !fs::exists(dir / "build" / "vmlinux");
   std::size_t expected = 0;
   if (clean && fs::exists(dir / "objects.total")) {
@@ -616,7 +660,7 @@ StepResult KernelBuilder::make(const Job& job, bool known) {
   job.request.progress(std::string(clean ? "clean" : "incremental") + " build" +
                        (known ? " (the kernel is cached; its test modules are not)" : "") + ": " +
                        format_command(command.argv));
-  const auto outcome = m_runner.run(command);
+  const auto outcome = run_make(job, command);
   // The compiler quotes source lines (any byte a patch put there): valid
   // UTF-8 from here on, so warnings reach build.json and the reports intact.
   const std::string log_text = fs::exists(log) ? printable_text(read_file(log)) : "";

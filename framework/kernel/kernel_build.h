@@ -125,6 +125,8 @@ class KernelBuilder : public KernelBuilds {
   std::optional<StepResult> configure(Job& job);
   std::optional<StepResult> cached_by_config(const Job& job) const;
   StepResult make(const Job& job, bool known);
+  void clean_after_killed_make(const Job& job);
+  ProcessResult run_make(const Job& job, const ProcessSpec& command);
   StepResult record(const Job& job, std::size_t compiled, double make_seconds,
                     const std::vector<std::string>& warnings) const;
   StepResult record_cached(const Job& job) const;
