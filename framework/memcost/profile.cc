@@ -210,16 +210,18 @@ std::string settings_key(const MemoryClockSettings& settings) {
     return "none";
   }
   const MachineProfile& p = *settings.profile;
+  // The name goes in whole, outside the fixed-size buffer: a long name must
+  // not crowd the figures out of the key.
   char text[512];
   std::snprintf(text, sizeof text,
-                "%s l1d %llu %u l2 %llu %u llc %llu %u wc %u ghz %.17g ipc %.17g read %.17g "
+                " l1d %llu %u l2 %llu %u llc %llu %u wc %u ghz %.17g ipc %.17g read %.17g "
                 "write %.17g serial %.17g seed %llu unscaled %d llc-sweep",
-                p.name.c_str(), static_cast<unsigned long long>(p.l1d.bytes), p.l1d.ways,
+                static_cast<unsigned long long>(p.l1d.bytes), p.l1d.ways,
                 static_cast<unsigned long long>(p.l2.bytes), p.l2.ways,
                 static_cast<unsigned long long>(p.llc.bytes), p.llc.ways, p.wc_buffers,
                 p.frequency_ghz, p.ipc, p.read_gbps, p.write_gbps, p.serial,
                 static_cast<unsigned long long>(p.seed_memmap_bytes), settings.unscaled ? 1 : 0);
-  std::string key = text;
+  std::string key = p.name + text;
   for (const auto bytes : settings.llc_sweep) {
     key += " " + std::to_string(bytes);
   }

@@ -97,6 +97,16 @@ TEST(MachineProfileTest, EveryFigureThatDecidesATimeIsInTheSettingsKey) {
   EXPECT_EQ(settings_key(settings), before);  // the same settings, the same key
 }
 
+TEST(MachineProfileTest, ALongProfileNameDoesNotHideTheFiguresFromTheKey) {
+  MemoryClockSettings settings;
+  settings.profile = parse_profile(k_profile, "x");
+  settings.profile->name = std::string(600, 'n');  // longer than a file name can be
+  const std::string before = settings_key(settings);
+  auto changed = settings;
+  changed.profile->serial = 0.5;
+  EXPECT_NE(settings_key(changed), before);
+}
+
 TEST(MemcostRecordsTest, WindowsOrderAndHazardsAreRead) {
   const auto r = parse_records(
       "memcost version=1 entry=0x1 models=1 irq_entries=0 order=on\n"
