@@ -15,6 +15,7 @@
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
 #include "kernel/kernel_clean.h"
+#include "kseries_source_dir.h"
 #include "report/junit.h"
 #include "series/diff_safety.h"
 #include "series/series_chain.h"

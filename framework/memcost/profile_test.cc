@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "kseries_source_dir.h"
 #include "memcost/record.h"
 #include "memcost/symbols.h"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "kseries_source_dir.h"
 #include "session/boot_session.h"
 #include "session/kernel_stage.h"
 

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "kseries_source_dir.h"
 #include "sys/process.h"
 
 namespace kseries::testing {
