@@ -95,6 +95,18 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
       }
       def.oracle = list[0];
     }
+  } else if (key == "path") {
+    for (const auto& file : split_words(value)) {
+      // Tree-relative source files, as a diff names them.
+      if (file.empty() || file.front() == '/' || file.find("..") != std::string::npos ||
+          file.size() > 256) {
+        throw usage_error(where +
+                          ": path must name source files relative to the kernel tree "
+                          "(mm/mm_init.c), not '" +
+                          file.substr(0, 256) + "'");
+      }
+      def.path.push_back(file);
+    }
   } else if (key == "setups") {
     const auto words = split_words(value);
     def.setups.insert(def.setups.end(), words.begin(), words.end());
@@ -123,7 +135,7 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
     def.timeout = std::chrono::seconds(*seconds);
   } else {
     throw usage_error(where + ": unknown key '" + key +
-                      "' (description, needs, cmdline, timeout, modules, oracle, setups, "
+                      "' (description, needs, cmdline, timeout, modules, oracle, path, setups, "
                       "tcg-cpu, memory; ARCH.cmdline, ARCH.memory for one architecture)");
   }
 }

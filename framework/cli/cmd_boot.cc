@@ -2,6 +2,7 @@
 // kernels built by `kseries build` in QEMU with emulated pmem, run a
 // testcase in the guest, triage, judge, and (with --compare-base) compare
 // the series against the base from interleaved boots.
+#include <algorithm>
 #include <iostream>
 #include <thread>
 
@@ -20,6 +21,7 @@
 #include "series/series_chain.h"
 #include "session/case_plan.h"
 #include "session/kernel_plan.h"
+#include "session/new_path.h"
 #include "session/session_runner.h"
 #include "sys/files.h"
 
@@ -102,6 +104,28 @@ std::vector<session::KernelUnderTest> plan_kernels(Context& context, const po::v
 // --clock both, the same request under each clock, one after the other
 // (icount figures do not depend on what runs beside them), each in its own
 // directory of the run, one report with both.
+// The files a whole series changes against the base, which with the case's
+// `path:` says whether it claims a new path there (session/new_path.h). A
+// prefix (--upto) or a comparison with another revision (--against) claims
+// nothing.
+std::optional<std::vector<std::string>> whole_series_changes(
+    Context& context, const std::vector<session::KernelUnderTest>& kernels,
+    const po::variables_map& vm) {
+  if (vm.count("upto") || vm.count("against")) {
+    return std::nullopt;
+  }
+  const auto base = std::find_if(kernels.begin(), kernels.end(), [](const auto& k) {
+    return k.role == session::KernelRole::k_base;
+  });
+  const auto candidate = std::find_if(kernels.begin(), kernels.end(), [](const auto& k) {
+    return k.role == session::KernelRole::k_candidate;
+  });
+  if (base == kernels.end() || candidate == kernels.end()) {
+    return std::nullopt;
+  }
+  return session::changed_files(context.store(), base->commit, candidate->commit);
+}
+
 int run_sessions(const po::variables_map& vm, session::SessionRequest request,
                  session::Services& services, session::Status& status) {
   const bool both = request.clock == "both";
@@ -245,6 +269,7 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   const auto plan = session::plan_case(request.target, request.test_case, request.case_options);
   if (!plan.skipped && !plan.nothing_to_boot()) {
     request.kernels = plan_kernels(context, vm, oracle);
+    request.candidate_changes = whole_series_changes(context, request.kernels, vm);
   }
 
   // The session: build, boot, judge, render.

@@ -15,6 +15,7 @@
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
 #include "kernel/kernel_clean.h"
+#include "kernel/kernel_verify.h"
 #include "kseries_source_dir.h"
 #include "report/junit.h"
 #include "series/diff_safety.h"
@@ -213,9 +214,14 @@ po::options_description build_options() {
       "testcases", po::value<std::string>(),
       "testcases directory whose test modules (<case>/Kbuild) are built against each kernel "
       "(default: the bundled one)")(
-      "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
-      "make -j")("junit", po::value<std::string>(),
-                 "also write the JUnit XML report here ('-': stdout)");
+      "verify",
+      "build nothing: check every kernel stored in the work directory (of --target when it "
+      "is given, else of every target) against the store: the sources it was built from, "
+      "its artifacts' digests, its key, and the indexes that point at it; exit 1 when one "
+      "fails")("jobs,j",
+               po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
+               "make -j")("junit", po::value<std::string>(),
+                          "also write the JUnit XML report here ('-': stdout)");
   options.add(base_options());
   options.add(series_input_options());
   return options;
@@ -262,12 +268,42 @@ void clean_steps(Context& context, const kernel::Target& target, const std::vect
            target.name + " removed" + (cleaned.build_dir ? ", and its build directory" : ""));
 }
 
+// --verify: every stored kernel (of TARGET, or all), one line each.
+int verify_kernels(Context& context, const std::string& target) {
+  const auto kernels =
+      kernel::verify_stored_kernels(context.store(), context.workdir().root(), target);
+  std::size_t bad = 0;
+  for (const auto& k : kernels) {
+    const std::string what = k.key.substr(0, 12) + " " + (k.target.empty() ? "?" : k.target) +
+                             " @ " + (k.commit.empty() ? "?" : k.commit.substr(0, 12));
+    if (k.problems.empty()) {
+      std::cout << "ok " << what << ": " << k.facts << ", artifacts as recorded\n";
+      continue;
+    }
+    ++bad;
+    std::cout << "FAIL " << what << ": " << printable_text(k.problems.front()) << "\n";
+    for (std::size_t i = 1; i < k.problems.size(); ++i) {
+      std::cout << "  " << printable_text(k.problems[i]) << "\n";
+    }
+  }
+  std::cout << "verified " << kernels.size() << " stored kernel(s)"
+            << (target.empty() ? "" : " of target " + target) << ": "
+            << (bad ? std::to_string(bad) + " failed" : std::string("all proven")) << "\n";
+  return bad ? 1 : 0;
+}
+
 int run_build(Context& context, const std::vector<std::string>& args) {
   po::options_description options = build_options();
   po::variables_map vm;
   if (!parse_command_line("build", "[--target NAME] [--series DIR] [--per-patch] [options]", args,
                           options, vm, context)) {
     return 0;
+  }
+  if (vm.count("verify")) {
+    if (vm.count("series") || vm.count("clean") || vm.count("per-patch")) {
+      throw usage_error("--verify builds nothing: no --series, --clean or --per-patch with it");
+    }
+    return verify_kernels(context, vm["target"].defaulted() ? "" : vm["target"].as<std::string>());
   }
   // Phase 1, inputs: target and series are checked before any work.
   const auto target = kernel::load_target(configs_dir(vm), vm["target"].as<std::string>());

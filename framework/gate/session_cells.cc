@@ -10,6 +10,7 @@
 #include "report/junit.h"
 #include "results/facts.h"
 #include "session/kernel_plan.h"
+#include "session/new_path.h"
 #include "session/oracle.h"
 #include "session/session_runner.h"
 #include "sys/files.h"
@@ -130,6 +131,9 @@ results::CellResult session_cell_stage(const GateRequest& gate, const SessionCel
                                .name = candidate ? input.series_name : "base",
                                .commit = candidate ? input.tip : gate.base});
   }
+  // The tip of a series: it claims a new path where it changes the case's
+  // (session/new_path.h).
+  request.candidate_changes = session::changed_files(services.store, gate.base, input.tip);
   session::Services session_services{services.builder, services.runner, services.workdir_root};
   auto outcome = session::run_session(std::move(request), session_services, status);
   fill(cell, outcome);

@@ -20,7 +20,9 @@
 #include "git/tree_patch.h"
 #include "kernel/elf_section.h"
 #include "kernel/kconfig_index.h"
+#include "kernel/kernel_verify.h"
 #include "kernel/module_build.h"
+#include "kernel/source_check.h"
 #include "sys/files.h"
 
 namespace kseries::kernel {
@@ -237,7 +239,12 @@ std::optional<KernelBuild> KernelBuilder::find(const Target& target, const git_o
   if (!fs::exists(index)) {
     return std::nullopt;
   }
-  return load(std::string(trim(read_file(index))), {});
+  auto kernel = load(std::string(trim(read_file(index))), {});
+  const std::string tree = git::to_hex(*git_tree_id(m_store.commit_tree(commit).get()));
+  if (kernel && !record_problem(kernel->dir, tree).empty()) {
+    return std::nullopt;  // not proven to be this commit's: never handed out
+  }
+  return kernel;
 }
 
 std::string check_struct_page(const Target& target, const KernelBuild& kernel) {
@@ -284,6 +291,11 @@ struct KernelBuilder::Job {
   fs::path request_index{};
   std::string config_text{};
   std::string key{};
+  // The target's tree patch: path -> blob id of the patched file ("" for
+  // one it deletes), what the checkout holds instead of the commit's blob.
+  std::map<std::string, std::string> patched{};
+  // Every file of the checkout, stat'ed once it is complete (before make).
+  TreeSnapshot before{};
   const Target& target() const { return *request.target; }
   fs::path commit_index() const { return dir / "kernels" / git::to_hex(request.commit); }
 };
@@ -311,6 +323,16 @@ class TargetLock {
  private:
   int m_fd;
 };
+
+// The checkout is not the commit a build is for: another program wrote to
+// it while make ran, or it held other bytes before. Never stored; the
+// builder restores the files and builds again.
+struct SourcesChanged {
+  std::string what;                // one line, for the progress and the error
+  std::vector<std::string> paths;  // every file to restore from the commit
+};
+
+constexpr int k_build_attempts = 3;
 
 // The toolchain a target needs, before anything is written.
 void check_toolchain(const Target& target) {
@@ -366,8 +388,29 @@ StepResult KernelBuilder::run_stages(const BuildRequest& request) {
     return *cached;
   }
   // A cached kernel, above, needs no lock: its directory appears by an
-  // atomic rename.
+  // atomic rename. From the checkout to the store, one critical section:
+  // checkout, configuration, make, test modules and the record.
   const TargetLock lock(job.dir, job.target().name, request.progress);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return build_locked(job);
+    } catch (const SourcesChanged& changed) {
+      if (attempt == k_build_attempts) {
+        throw infra_error("target " + job.target().name + ": " + changed.what + ", in " +
+                          std::to_string(attempt) +
+                          " builds in a row: is another program "
+                          "writing to " +
+                          (job.dir / "src").string() + "? Nothing was stored");
+      }
+      request.progress(changed.what + ": not stored; the files are restored from commit " +
+                       git::to_hex(request.commit).substr(0, 12) + " and the kernel built again");
+      restore_sources(job, changed.paths);
+    }
+  }
+}
+
+StepResult KernelBuilder::build_locked(Job& job) {
+  const BuildRequest& request = job.request;
   check_out(job);
   if (auto stop = configure(job)) {
     return *stop;  // not constructible, or configure-only
@@ -375,7 +418,9 @@ StepResult KernelBuilder::run_stages(const BuildRequest& request) {
   if (auto cached = cached_by_config(job)) {
     return *cached;
   }
-  const bool known = load(job.key, request.test_modules).has_value();
+  job.before = snapshot_tree(job.dir / "src");
+  const auto stored = load(job.key, request.test_modules);
+  const bool known = stored && trusted(job, *stored);
   // A cached kernel that lacks a test module (new, or its source changed):
   // the module needs this kernel's headers, generated headers and .config,
   // not its objects. With the checkout and .config in place, `make
@@ -395,6 +440,7 @@ StepResult KernelBuilder::run_stages(const BuildRequest& request) {
                         prepared.describe() + "); see " + request.log.string());
     }
     build_modules(request, m_root / "kernels" / job.key);
+    check_unchanged(job, "while the test modules were built");
     return record_cached(job);
   }
   return make(job, known);
@@ -425,12 +471,23 @@ KernelBuilder::Job KernelBuilder::plan(const BuildRequest& request) const {
   return job;
 }
 
+// A stored kernel is reused only when its record proves it was built from
+// this job's tree (kernel_verify.h); else it is built again, and said so.
+bool KernelBuilder::trusted(const Job& job, const KernelBuild& kernel) const {
+  const std::string problem = record_problem(kernel.dir, job.tree_id);
+  if (!problem.empty()) {
+    job.request.progress("kernel " + kernel.key.substr(0, 12) +
+                         " in the cache is not reused: " + problem);
+  }
+  return problem.empty();
+}
+
 std::optional<StepResult> KernelBuilder::cached_by_request(const Job& job) const {
   if (!fs::exists(job.request_index)) {
     return std::nullopt;
   }
   auto cached = load(std::string(trim(read_file(job.request_index))), job.request.test_modules);
-  if (!cached || !has_modules(*cached, job.request.test_modules)) {
+  if (!cached || !has_modules(*cached, job.request.test_modules) || !trusted(job, *cached)) {
     return std::nullopt;
   }
   cached->cached = true;
@@ -442,7 +499,7 @@ std::optional<StepResult> KernelBuilder::cached_by_request(const Job& job) const
 }
 
 // Checkout: only files that differ from the last build of this target change.
-void KernelBuilder::check_out(const Job& job) {
+void KernelBuilder::check_out(Job& job) {
   git::SourceTree source(job.dir / "src", job.dir / "src.commit");
   const auto started = Clock::now();
   const std::size_t changed = source.move_to(m_store, job.request.commit);
@@ -456,7 +513,7 @@ void KernelBuilder::check_out(const Job& job) {
 // and the files an earlier build's patch made but this one does not put
 // back to the commit's; a file that already holds its content is not
 // touched (make's timestamps stay). DIR/src.tree-patch lists what is patched.
-void KernelBuilder::apply_tree_patch(const Job& job) {
+void KernelBuilder::apply_tree_patch(Job& job) {
   const fs::path src = job.dir / "src";
   const fs::path record = job.dir / "src.tree-patch";
   std::vector<git::PatchedFile> files;
@@ -466,8 +523,15 @@ void KernelBuilder::apply_tree_patch(const Job& job) {
         "target " + job.target().name + ": tree patches (" + job.target().file.string() + ")");
   }
   std::set<std::string> patched;
+  job.patched.clear();
   for (const auto& file : files) {
     patched.insert(file.path);
+    git_oid blob{};
+    if (file.content) {
+      git::check(git_odb_hash(&blob, file.content->data(), file.content->size(), GIT_OBJECT_BLOB),
+                 "cannot hash " + file.path);
+    }
+    job.patched[file.path] = file.content ? git::to_hex(blob) : "";
   }
   if (fs::exists(record)) {
     const std::string listed_before = read_file(record);  // split_lines' views point here
@@ -557,7 +621,7 @@ std::optional<StepResult> KernelBuilder::configure(Job& job) {
 
 std::optional<StepResult> KernelBuilder::cached_by_config(const Job& job) const {
   auto known = load(job.key, job.request.test_modules);
-  if (!known || !has_modules(*known, job.request.test_modules)) {
+  if (!known || !has_modules(*known, job.request.test_modules) || !trusted(job, *known)) {
     return std::nullopt;
   }
   known->cached = true;
@@ -685,6 +749,7 @@ StepResult KernelBuilder::make(const Job& job, bool known) {
   if (clean) {
     write_file(dir / "objects.total", std::to_string(compiled) + "\n");
   }
+  check_unchanged(job, "while make ran");
   if (known) {
     // The artifacts are kept; this make only served the modules.
     build_modules(job.request, m_root / "kernels" / job.key);
@@ -692,16 +757,99 @@ StepResult KernelBuilder::make(const Job& job, bool known) {
     result.compiled = compiled;
     return result;
   }
-  return record(job, compiled, seconds_since(make_started), warnings);
+  const SourceCheck sources = check_sources_read(job);
+  return record(job, sources, compiled, seconds_since(make_started), warnings);
+}
+
+// Throws SourcesChanged when a file of the checkout is not as it was before
+// make (any write: content, a touch, a replacement).
+void KernelBuilder::check_unchanged(const Job& job, const std::string& when) const {
+  const TreeSnapshot after = snapshot_tree(job.dir / "src");
+  const auto all = changed_paths(job.before, after, after.size() + job.before.size());
+  if (all.empty()) {
+    // Written in the snapshot's own tick, a file can change and keep its
+    // stat: those few are checked by content.
+    throw_if_not_commit(job, racy_paths(job.before, after));
+    return;
+  }
+  std::string first;
+  for (std::size_t i = 0; i < all.size() && i < 3; ++i) {
+    first += (i ? ", " : "") + all[i];
+  }
+  throw SourcesChanged{"the source tree changed " + when + ": " + std::to_string(all.size()) +
+                           " file(s) (" + first + (all.size() > 3 ? ", ..." : "") + ")",
+                       all};
+}
+
+// Every source file make read holds the commit's bytes (or the target's
+// tree patch's); else throws SourcesChanged.
+SourceCheck KernelBuilder::check_sources_read(const Job& job) const {
+  SourceCheck check = throw_if_not_commit(job, files_make_read(job.dir / "build", job.dir / "src"));
+  job.request.progress("sources: " + std::to_string(check.files.size()) +
+                       " file(s) make read checked against tree " + job.tree_id.substr(0, 12) +
+                       ": all hold the commit's bytes");
+  return check;
+}
+
+// PATHS in the checkout against the commit (and the tree patch); throws
+// SourcesChanged naming the first that differs.
+SourceCheck KernelBuilder::throw_if_not_commit(const Job& job,
+                                               const std::vector<std::string>& paths) const {
+  SourceCheck check =
+      kernel::check_sources(m_store, job.request.commit, job.dir / "src", paths, job.patched);
+  if (!check.mismatches.empty()) {
+    std::vector<std::string> paths_to_restore;
+    for (const auto& line : check.mismatches) {
+      paths_to_restore.push_back(line.substr(0, line.find(": ")));
+    }
+    throw SourcesChanged{
+        "the checkout is not commit " + git::to_hex(job.request.commit).substr(0, 12) + ": " +
+            check.mismatches.front() +
+            (check.mismatches.size() > 1
+                 ? " (and " + std::to_string(check.mismatches.size() - 1) + " more)"
+                 : ""),
+        paths_to_restore};
+  }
+  return check;
+}
+
+// The files PATHS (as the snapshots name them) back to the commit's bytes;
+// the next checkout then finds the tree it expects, and the tree patch is
+// applied again over it.
+void KernelBuilder::restore_sources(Job& job, const std::vector<std::string>& paths) {
+  for (const auto& entry : paths) {
+    std::string path = entry;
+    for (const std::string suffix : {" (added)", " (removed)"}) {
+      if (path.ends_with(suffix)) {
+        path.resize(path.size() - suffix.size());
+      }
+    }
+    const fs::path file = job.dir / "src" / path;
+    const auto content = git::file_at(m_store, job.request.commit, path);
+    std::error_code ec;
+    fs::remove(file, ec);
+    if (content) {
+      fs::create_directories(file.parent_path());
+      write_file(file, *content);
+    }
+  }
+  // Another kseries may have moved the checkout's record too: start from a
+  // fresh look at it.
+  git::SourceTree source(job.dir / "src", job.dir / "src.commit");
+  source.move_to(m_store, job.request.commit);
 }
 
 // Artifacts for later stages: the image, vmlinux, System.map, .config and
 // build.json under the kernel's key, then its test modules and the indexes.
-StepResult KernelBuilder::record(const Job& job, std::size_t compiled, double make_seconds,
+StepResult KernelBuilder::record(const Job& job, const SourceCheck& sources, std::size_t compiled,
+                                 double make_seconds,
                                  const std::vector<std::string>& warnings) const {
   const Target& target = job.target();
   const fs::path out = m_root / "kernels" / job.key;
-  const fs::path partial = m_root / "kernels" / (job.key + ".partial");
+  // Beside its final place under a name of this process's own: another
+  // target of the same key (the same .config) may be storing it too.
+  const fs::path partial =
+      m_root / "kernels" / (job.key + ".partial." + std::to_string(::getpid()));
   fs::remove_all(partial);
   fs::create_directories(partial);
   const fs::path build_dir = job.dir / "build";
@@ -710,15 +858,28 @@ StepResult KernelBuilder::record(const Job& job, std::size_t compiled, double ma
   fs::copy_file(build_dir / "vmlinux", partial / "vmlinux");
   fs::copy_file(build_dir / "System.map", partial / "System.map");
   write_file(partial / "config", job.config_text);
+  write_file(partial / k_sources_file, manifest_text(sources));
   nlohmann::json json = {{"target", target.name},   {"commit", git::to_hex(job.request.commit)},
                          {"tree", job.tree_id},     {"compiler", job.compiler},
                          {"arch", target.arch},     {"image", image.filename().string()},
                          {"seconds", make_seconds}, {"objects_compiled", compiled},
                          {"warnings", warnings}};
+  json["key_inputs"] = {{"tree_patch", job.tree_patch}, {"flags", job.flags}};
+  json["source_check"] = source_record(sources, job.patched, job.before.size());
+  json["artifacts"] = artifact_digests(partial, image.filename().string());
   write_file(partial / "build.json", json_text(json));
+  // The test modules are built and the checkout checked once more before
+  // the kernel appears under its key: nothing half-proven is ever stored.
+  try {
+    build_modules(job.request, partial);
+    check_unchanged(job, "while the test modules were built");
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(partial, ec);
+    throw;
+  }
   fs::remove_all(out);
   fs::rename(partial, out);
-  build_modules(job.request, out);
   write_file(job.commit_index(), job.key + "\n");
   write_file(job.request_index, job.key + "\n");
   StepResult result;

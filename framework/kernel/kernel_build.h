@@ -14,6 +14,7 @@
 
 #include "git/store.h"
 #include "kernel/build_log.h"
+#include "kernel/source_check.h"
 #include "kernel/target.h"
 #include "sys/process.h"
 
@@ -118,17 +119,23 @@ class KernelBuilder : public KernelBuilds {
   struct Job;  // one request's facts, computed once (kernel_build.cc)
 
   StepResult run_stages(const BuildRequest& request);
+  StepResult build_locked(Job& job);
   Job plan(const BuildRequest& request) const;
   std::optional<StepResult> cached_by_request(const Job& job) const;
-  void check_out(const Job& job);
-  void apply_tree_patch(const Job& job);
+  void check_out(Job& job);
+  void apply_tree_patch(Job& job);
   std::optional<StepResult> configure(Job& job);
   std::optional<StepResult> cached_by_config(const Job& job) const;
+  bool trusted(const Job& job, const KernelBuild& kernel) const;
   StepResult make(const Job& job, bool known);
   void clean_after_killed_make(const Job& job);
   ProcessResult run_make(const Job& job, const ProcessSpec& command);
-  StepResult record(const Job& job, std::size_t compiled, double make_seconds,
-                    const std::vector<std::string>& warnings) const;
+  void check_unchanged(const Job& job, const std::string& when) const;
+  SourceCheck check_sources_read(const Job& job) const;
+  SourceCheck throw_if_not_commit(const Job& job, const std::vector<std::string>& paths) const;
+  void restore_sources(Job& job, const std::vector<std::string>& paths);
+  StepResult record(const Job& job, const SourceCheck& sources, std::size_t compiled,
+                    double make_seconds, const std::vector<std::string>& warnings) const;
   StepResult record_cached(const Job& job) const;
 
   std::vector<std::string> make_command(const Target& target,

@@ -1,10 +1,13 @@
 #include "kernel/kernel_build.h"
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 #include "core/text.h"
 #include "git/libgit2.h"
+#include "kernel/kernel_verify.h"
 #include "sys/files.h"
 #include "testing/temp_dir.h"
 
@@ -53,9 +56,20 @@ class FakeKernelTools : public ProcessRunner {
         log += make_error;
         result.exit_code = 2;
       } else {
-        put_file(build / "arch/x86/boot/bzImage", "image");
+        // What kbuild's fixdep leaves: the source and what it included.
+        const std::string src = argv[2];
+        put_file(build / "mm/.a.o.cmd",
+                 "savedcmd_mm/a.o := gcc -c -o mm/a.o " + src + "/mm/a.c\n\nsource_mm/a.o := " +
+                     src + "/mm/a.c\n\ndeps_mm/a.o := \\\n  " + src +
+                     "/include/linux/kconfig.h \\\n    $(wildcard include/config/FOO) \\\n"
+                     "  include/generated/autoconf.h \\\n\nmm/a.o: $(deps_mm/a.o)\n\n"
+                     "$(deps_mm/a.o):\n");
+        put_file(build / "arch/x86/boot/bzImage", "image of " + read_file(src + "/mm/a.c"));
         put_file(build / "vmlinux", "elf");
         put_file(build / "System.map", "map");
+        if (during_make) {
+          during_make(fs::path(src));  // another program at work in the checkout
+        }
       }
       std::string old =
           spec.log_file && fs::exists(*spec.log_file) ? read_file(*spec.log_file) : "";
@@ -73,6 +87,7 @@ class FakeKernelTools : public ProcessRunner {
   int makes = 0;
   std::string make_error;  // a log line that makes the kernel's make fail
   std::string drop;        // a line olddefconfig "resolves" into .config
+  std::function<void(const fs::path& src)> during_make;
 };
 
 class KernelBuildTest : public ::testing::Test {
@@ -81,6 +96,7 @@ class KernelBuildTest : public ::testing::Test {
     const fs::path src = m_tmp / "linux";
     put_file(src / "Kconfig", "config FOO\n\tbool \"foo\"\n");
     put_file(src / "mm/a.c", "int a;\n");
+    put_file(src / "include/linux/kconfig.h", "#define K 1\n");
     testing::git(src, {"init", "-q"});
     testing::git(src, {"add", "-A"});
     testing::git(src, {"commit", "-q", "-m", "base"});
@@ -187,6 +203,128 @@ TEST_F(KernelBuildTest, AnUnknownSymbolInAFragmentIsAUsageError) {
     EXPECT_EQ(e.kind(), ErrorKind::k_usage);
     EXPECT_NE(std::string(e.what()).find("CONFIG_NOSUCH"), std::string::npos) << e.what();
   }
+}
+
+// The stored kernel says what it was built from: every file make read
+// (from the .cmd files), each with the blob the commit has.
+TEST_F(KernelBuildTest, AStoredKernelRecordsTheSourcesMakeRead) {
+  const auto built = m_builder.build(request());
+  ASSERT_EQ(built.status, StepStatus::k_built);
+  const auto sources = parse_manifest(read_file(built.kernel->dir / k_sources_file));
+  ASSERT_EQ(sources.size(), 2u);
+  EXPECT_EQ(sources[0].first, "include/linux/kconfig.h");
+  EXPECT_EQ(sources[1].first, "mm/a.c");
+  git_oid blob;
+  ASSERT_EQ(git_odb_hash(&blob, "int a;\n", 7, GIT_OBJECT_BLOB), 0);
+  EXPECT_EQ(sources[1].second, git::to_hex(blob));
+  EXPECT_EQ(record_problem(built.kernel->dir, ""), "");
+  const auto verified = verify_stored_kernels(m_store, m_tmp / "wd", "");
+  ASSERT_EQ(verified.size(), 1u);
+  EXPECT_TRUE(verified[0].problems.empty()) << verified[0].problems.front();
+}
+
+// Another program rewrites a source file while make runs (issue 45: a second
+// kseries checked out its revision into the same tree): the kernel is not
+// stored, the file is restored and the kernel built again from the commit.
+TEST_F(KernelBuildTest, ASourceChangedWhileMakeRanIsNeverStored) {
+  int writes = 0;
+  m_tools.during_make = [&](const fs::path& src) {
+    if (writes++ == 0) {
+      put_file(src / "mm/a.c", "int a = 99; /* another revision */\n");
+    }
+  };
+  std::vector<std::string> lines;
+  auto req = request();
+  req.progress = [&](const std::string& line) { lines.push_back(line); };
+  const auto built = m_builder.build(req);
+  ASSERT_EQ(built.status, StepStatus::k_built);
+  EXPECT_EQ(m_tools.makes, 2);
+  EXPECT_EQ(read_file(built.kernel->image), "image of int a;\n");
+  EXPECT_EQ(read_file(m_tmp / "wd/targets/toy/src/mm/a.c"), "int a;\n");
+  const auto said = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("the source tree changed while make ran: 1 file(s) (mm/a.c)") == 0;
+  });
+  EXPECT_NE(said, lines.end());
+}
+
+// A checkout that holds other bytes than its record says (changed before
+// the make, so the stat snapshot cannot see it): the hash of what make read
+// finds it.
+TEST_F(KernelBuildTest, ACheckoutThatIsNotTheCommitIsNeverStored) {
+  ASSERT_EQ(m_builder.build(request()).status, StepStatus::k_built);
+  // The checkout still says it holds the commit; a file says otherwise.
+  put_file(m_tmp / "wd/targets/toy/src/include/linux/kconfig.h", "#define K 2\n");
+  put_file(m_tmp / "foo.config", "# a new request\nCONFIG_FOO=y\n");
+  m_tools.drop = "CONFIG_BAR=y\n";  // another .config: a new key, a make
+  std::vector<std::string> lines;
+  auto req = request();
+  req.progress = [&](const std::string& line) { lines.push_back(line); };
+  const auto built = m_builder.build(req);
+  ASSERT_EQ(built.status, StepStatus::k_built);
+  EXPECT_EQ(m_tools.makes, 3);
+  EXPECT_EQ(read_file(m_tmp / "wd/targets/toy/src/include/linux/kconfig.h"), "#define K 1\n");
+  const bool said = std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("the checkout is not commit") == 0 &&
+           l.find("include/linux/kconfig.h: holds blob") != std::string::npos;
+  });
+  EXPECT_TRUE(said) << join_lines(lines);
+}
+
+TEST_F(KernelBuildTest, ATreeThatKeepsChangingStoresNothing) {
+  int writes = 0;
+  m_tools.during_make = [&](const fs::path& src) {
+    put_file(src / "mm/a.c", "int a = " + std::to_string(++writes) + ";\n");
+  };
+  try {
+    m_builder.build(request());
+    FAIL() << "stored";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::k_infrastructure);
+    EXPECT_NE(std::string(e.what()).find("in 3 builds in a row"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(m_builder.find(m_target, m_commit).has_value());
+  EXPECT_TRUE(verify_stored_kernels(m_store, m_tmp / "wd", "").empty());
+}
+
+// A kernel stored without the record (an older kseries) is built again,
+// never reused, and --verify says why.
+TEST_F(KernelBuildTest, AKernelWithoutItsRecordIsNotReused) {
+  const auto built = m_builder.build(request());
+  ASSERT_TRUE(built.kernel.has_value());
+  auto json = nlohmann::json::parse(read_file(built.kernel->dir / "build.json"));
+  json.erase("source_check");
+  write_file(built.kernel->dir / "build.json", json.dump());
+  const auto verified = verify_stored_kernels(m_store, m_tmp / "wd", "toy");
+  ASSERT_EQ(verified.size(), 1u);
+  ASSERT_FALSE(verified[0].problems.empty());
+  EXPECT_NE(verified[0].problems[0].find("no record of the sources"), std::string::npos);
+  EXPECT_FALSE(m_builder.find(m_target, m_commit).has_value());
+  EXPECT_EQ(m_builder.build(request()).status, StepStatus::k_built);
+  EXPECT_EQ(m_tools.makes, 2);
+}
+
+// --verify re-checks what is stored: a changed artifact, a source list that
+// names another blob, and an index that files the kernel under another tree.
+TEST_F(KernelBuildTest, VerifyFindsATamperedStoreEntry) {
+  const auto built = m_builder.build(request());
+  ASSERT_TRUE(built.kernel.has_value());
+  const fs::path dir = built.kernel->dir;
+  write_file(dir / "vmlinux", "ELF");  // same size, other bytes
+  auto verified = verify_stored_kernels(m_store, m_tmp / "wd", "");
+  ASSERT_EQ(verified.size(), 1u);
+  ASSERT_EQ(verified[0].problems.size(), 1u);
+  EXPECT_NE(verified[0].problems[0].find("vmlinux: its SHA-256 is not the one recorded"),
+            std::string::npos)
+      << verified[0].problems[0];
+  write_file(dir / "vmlinux", "elf");
+  const std::string sources = read_file(dir / k_sources_file);
+  write_file(dir / k_sources_file,
+             sources.substr(0, sources.rfind('\t') + 1) + std::string(40, 'a') + "\n");
+  verified = verify_stored_kernels(m_store, m_tmp / "wd", "");
+  ASSERT_GE(verified[0].problems.size(), 2u);
+  EXPECT_NE(verified[0].problems[0].find("is not the one recorded"), std::string::npos);
+  EXPECT_NE(verified[0].problems[1].find("built from mm/a.c blob aaaaaaaaaaaa"), std::string::npos)
+      << verified[0].problems[1];
 }
 
 }  // namespace

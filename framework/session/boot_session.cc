@@ -131,6 +131,7 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   record.round = round;
   record.clock = spec.vm.clock;
   record.system_map = kernel.build.system_map;
+  record.new_path = spec.new_path;
   qemu::VmSpec boot = spec.vm;
   boot.kernel = kernel.build.image;
   boot.initramfs = kernel.initramfs;

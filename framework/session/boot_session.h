@@ -43,6 +43,8 @@ struct SessionSpec {
   // executed addresses `kseries coverage` and the gate's coverage stage
   // map onto the series' lines. Never cached (the cache keeps no cover file).
   bool cover = false;
+  // Whether the candidate changes the case's path (session/new_path.h).
+  NewPath new_path;
 };
 
 struct SessionResult {

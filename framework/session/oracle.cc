@@ -9,18 +9,92 @@
 #include "core/error.h"
 #include "guest/case_status.h"
 #include "memcost/symbols.h"
+#include "oracle/fast_path_ran.h"
 #include "oracle/nt_ordering.h"
 
 namespace kseries::session {
 
 namespace {
 
-// memmap-equivalence: fast vs slow dumps of one boot, judged at once.
+oracle::WorkClock work_clock(const BootRecord& baseline, const BootRecord& candidate) {
+  return qemu::counts_instructions(candidate.clock) && baseline.clock == candidate.clock
+             ? oracle::WorkClock::k_instructions
+             : oracle::WorkClock::k_wall;
+}
+
+std::vector<double> work_of(const BootRecord& record, const std::string& setup) {
+  const auto found = record.work.find(setup);
+  return found == record.work.end() ? std::vector<double>{} : found->second;
+}
+
+// The candidate's verdict on SETUP once the evidence that its new path ran
+// (its fast bind's work against the baseline's) is in: see
+// oracle/fast_path_ran.h. Without a claim of a new path (the candidate
+// changes none of the case's path files, or the target keeps it on the slow
+// path), a path that did not run is "not applicable", never an error.
+oracle::SetupVerdict settle(oracle::SetupVerdict verdict, const BootRecord& baseline,
+                            const BootRecord& candidate) {
+  const auto evidence = oracle::fast_path_evidence(work_of(baseline, verdict.setup),
+                                                   work_of(candidate, verdict.setup),
+                                                   work_clock(baseline, candidate));
+  const NewPath& path = candidate.new_path;
+  if (evidence.ran == oracle::PathRan::k_did_not_run && !path.expected() &&
+      !path.slow_path_by_contract) {
+    return {verdict.setup, oracle::VerdictStatus::k_skip,
+            "not applicable: the series' fast path did not run here (" + evidence.facts +
+                ") and it changes none of the case's path files, so there was no new path to "
+                "compare with the old (" +
+                verdict.summary + ")",
+            verdict.details};
+  }
+  auto settled = oracle::settle_with_evidence(verdict, evidence, path.slow_path_by_contract);
+  if (settled.status == oracle::VerdictStatus::k_fail && path.expected() &&
+      evidence.ran == oracle::PathRan::k_did_not_run) {
+    settled.summary += " (the series changes " + path.files() + ")";
+  }
+  return settled;
+}
+
+const BootRecord* baseline_of(const std::vector<BootRecord>& records, const BootRecord& candidate) {
+  const auto found = std::find_if(records.begin(), records.end(), [&](const BootRecord& r) {
+    return is_baseline(r.role) && r.round == candidate.round;
+  });
+  return found == records.end() ? nullptr : &*found;
+}
+
+// memmap-equivalence: fast vs slow dumps of one boot, judged at once; the
+// series kernel's verdicts settled against the base's fast-bind work.
 class EquivalenceOracle final : public Oracle {
  public:
   std::string name() const override { return "memmap-equivalence"; }
+  bool needs_baseline() const override { return true; }
   void judge_boot(BootRecord& record) const override {
     record.verdicts = oracle::judge_memmap_equivalence(record.events, record.run.bulk);
+    record.work = oracle::collect_slow_path_work(record.events);
+  }
+  void conclude(std::vector<BootRecord>& records, Status& status) const override {
+    for (auto& record : records) {
+      if (record.role == KernelRole::k_base || record.role == KernelRole::k_control) {
+        for (auto& verdict : record.verdicts) {
+          verdict = oracle::base_has_one_path(std::move(verdict));
+        }
+        continue;
+      }
+      const BootRecord* baseline = baseline_of(records, record);
+      for (auto& verdict : record.verdicts) {
+        if (verdict.status != oracle::VerdictStatus::k_pass) {
+          continue;  // a failure needs no proof that the fast path ran
+        }
+        verdict = baseline ? settle(std::move(verdict), *baseline, record)
+                           : oracle::SetupVerdict{verdict.setup, oracle::VerdictStatus::k_fail,
+                                                  "inconclusive: no baseline boot #" +
+                                                      std::to_string(record.round) +
+                                                      " to show that the fast path ran",
+                                                  verdict.details};
+        status.progress("oracle " + record.kernel + " " + verdict.setup + ": " +
+                        std::string(oracle::verdict_name(verdict.status)) + ": " + verdict.summary);
+      }
+    }
   }
 };
 
@@ -31,6 +105,7 @@ class VsBaseOracle final : public Oracle {
   bool needs_baseline() const override { return true; }
   void judge_boot(BootRecord& record) const override {
     std::map<std::string, std::string> errors;
+    record.work = oracle::collect_slow_path_work(record.events);
     record.dumps = oracle::collect_setup_dumps(record.events, record.run.bulk, errors);
     for (const auto& [setup, why] : errors) {
       record.verdicts.push_back({setup, oracle::VerdictStatus::k_fail, why, ""});
@@ -44,7 +119,11 @@ class VsBaseOracle final : public Oracle {
           std::find_if(baseline.dumps.begin(), baseline.dumps.end(),
                        [&](const oracle::SetupDumps& d) { return d.setup == dumps.setup; });
       if (reference != baseline.dumps.end()) {
-        verdicts.push_back(oracle::judge_vs_base(*reference, dumps));
+        auto verdict = oracle::judge_vs_base(*reference, dumps);
+        if (verdict.status == oracle::VerdictStatus::k_pass) {
+          verdict = settle(std::move(verdict), baseline, candidate);
+        }
+        verdicts.push_back(std::move(verdict));
       } else {
         verdicts.push_back({dumps.setup, oracle::VerdictStatus::k_fail,
                             "no dumps of " + dumps.setup + " from the " + baseline.kernel +
@@ -83,16 +162,10 @@ class SlowPathWorkOracle final : public Oracle {
   std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
                                                const BootRecord& candidate) const override {
     std::vector<oracle::SetupVerdict> verdicts;
-    const auto clock =
-        qemu::counts_instructions(candidate.clock) && baseline.clock == candidate.clock
-            ? oracle::WorkClock::k_instructions
-            : oracle::WorkClock::k_wall;
+    const auto clock = work_clock(baseline, candidate);
     for (const auto& setup : guest::passed_subjects(candidate.events)) {
-      const auto base = baseline.work.find(setup);
-      const auto mine = candidate.work.find(setup);
-      verdicts.push_back(oracle::judge_slow_path_work(
-          setup, base == baseline.work.end() ? std::vector<double>{} : base->second,
-          mine == candidate.work.end() ? std::vector<double>{} : mine->second, clock));
+      verdicts.push_back(oracle::judge_slow_path_work(setup, work_of(baseline, setup),
+                                                      work_of(candidate, setup), clock));
     }
     return verdicts;
   }
@@ -103,6 +176,8 @@ class SlowPathWorkOracle final : public Oracle {
 std::vector<oracle::SetupVerdict> Oracle::judge_pair(const BootRecord&, const BootRecord&) const {
   return {};
 }
+
+void Oracle::conclude(std::vector<BootRecord>&, Status&) const {}
 
 // nt-ordering: the memcost plugin's ordering records, per setup.
 class NtOrderingOracle : public Oracle {

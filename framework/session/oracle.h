@@ -21,6 +21,10 @@ class Oracle {
   // oracles that judge one kernel at a time.
   virtual std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
                                                        const BootRecord& candidate) const;
+  // Once every boot of the session is judged: verdicts that need the other
+  // kernels' evidence (a fast-vs-slow verdict of the series kernel first
+  // proves that its new path ran, against the baseline). Default: none.
+  virtual void conclude(std::vector<BootRecord>& records, Status& status) const;
   // Whether a series needs its baseline booted beside it for this oracle.
   virtual bool needs_baseline() const { return false; }
   // Whether its evidence is the memcost plugin's (the session then boots

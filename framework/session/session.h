@@ -20,6 +20,7 @@
 #include "oracle/hugetlb_tails.h"
 #include "oracle/slow_path_work.h"
 #include "qemu/vm.h"
+#include "session/new_path.h"
 
 namespace kseries::session {
 
@@ -64,8 +65,11 @@ struct BootRecord {
   std::vector<oracle::SetupVerdict> verdicts;  // the oracle's verdicts of this boot alone
   oracle::HugetlbDumps hugetlb;                // kept for the oracle's pairing
   // slow-path-work: per setup, the work binds' memmap_init_ns, and the
-  // clock that measured them (instructions under icount).
+  // clock that measured them (instructions under icount); the fast-vs-slow
+  // oracles: the fast bind's (the evidence that the new path ran).
   std::map<std::string, std::vector<double>> work;
+  // What the session expects of the candidate's path (session/new_path.h).
+  NewPath new_path;
   qemu::Clock clock = qemu::Clock::k_wall;
   // The memory clock: the plugin's records, and per window (call order) the
   // setup and iteration of the bind it belongs to.

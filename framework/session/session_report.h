@@ -33,6 +33,7 @@ struct SessionFacts {
   std::vector<std::pair<std::string, std::string>> skipped_setups;  // (setup, why)
   std::string memory_model{};  // the memory clock's profile, described ("" otherwise)
   std::optional<memcost::MachineProfile> memory_profile{};  // the same, to split its terms
+  NewPath new_path{};  // whether the candidate changes the case's path (session/new_path.h)
 };
 
 struct SessionReport {

@@ -185,6 +185,9 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.adaptive =
       !request.boots_given && qemu::counts_instructions(spec.vm.clock) && kernels.size() == 2;
   spec.keep_bulk = request.keep_bulk;
+  spec.new_path = new_path_for(request.test_case, request.target,
+                               request.candidate_changes.value_or(std::vector<std::string>{}));
+  facts.new_path = spec.new_path;
   const BootCache cache(services.workdir_root / "boot-cache");
   if (request.reuse_baseline_boots || request.reuse_every_boot) {
     spec.boot_cache = &cache;
@@ -192,8 +195,12 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   }
   spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
 
-  // Boot, judge, render.
-  const auto result = run_boots(kernels, spec, vm, status);
+  // Boot, judge, render. An oracle's verdicts that need the other kernels'
+  // evidence (did the series' new path run?) are settled once all booted.
+  auto result = run_boots(kernels, spec, vm, status);
+  if (oracle) {
+    oracle->conclude(result.records, status);
+  }
   facts.accel = vm.accel();
   facts.accel_note = vm.accel_note();
   facts.clock = spec.vm.clock;

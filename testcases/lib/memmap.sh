@@ -55,3 +55,26 @@ mmd_dump() {
   kseries_put "$1-$2" "$f" || problems="$problems kseries_put $1-$2 failed;"
   rm -f "$f"
 }
+
+# The fast bind's work, the evidence that a series' new path ran (issue 45):
+# function_graph on memmap_init_zone_device() (lib/fgraph.sh) around one
+# bind or create, sent as memmap_init_ns kind=work calls=N. The host compares
+# it with the base kernel's on the same setup (oracle/fast_path_ran.h): a
+# kernel that runs the base's code does the base's work. Without
+# function_graph nothing is sent and the host says so.
+work_setup() {
+  T=/sys/kernel/tracing
+  FN=memmap_init_zone_device
+  . /testcases/lib/fgraph.sh
+  trace_setup
+  [ "$have_ns" = 1 ] && echo 0 >"$T/tracing_on"
+}
+work_begin() { [ "$have_ns" = 1 ] || return 0; echo >"$T/trace"; echo 1 >"$T/tracing_on"; }
+# work_end SETUP: the calls and their summed ns since work_begin.
+work_end() {
+  [ "$have_ns" = 1 ] || return 0
+  echo 0 >"$T/tracing_on"
+  set -- "$1" $(trace_read_ns)
+  [ "${2:-0}" -ge 1 ] || { problems="$problems the fast bind left no $FN call in the trace;"; return 1; }
+  kseries_measure "$1" 1 memmap_init_ns "$3" ns kind=work calls="$2"
+}

@@ -19,7 +19,9 @@
 #   module=PATH      memmap_dump.ko (default: the one kseries put in this
 #                    kernel's initramfs, /testcases/memmap-dump/memmap_dump.ko)
 # Per setup: blobs <setup>-fast, <setup>-slow[, <setup>-unwritten], measures
-# page_ref_set_events (slow bind; proof the slow path ran) and dump_bytes,
+# page_ref_set_events (slow bind; proof the slow path ran), memmap_init_ns
+# kind=work (the fast bind's memmap_init_zone_device() work: with the base
+# kernel's, the proof the fast path ran) and dump_bytes,
 # and one result: pass = dumps collected (the verdict is the host's), fail =
 # a bind or a dump failed, skip = the setup cannot run on this target.
 
@@ -49,6 +51,7 @@ case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a num
 
 mmd_load "$module" $setups || exit 0
 tp_setup
+work_setup
 
 # rebind SETUP KIND TRACE: unbind and bind again, tracepoint on or off.
 rebind() {
@@ -85,7 +88,8 @@ run_setup() {
   fi
   pmem_bound || { fail "$name" "$setup_error"; free_ns; return; }
 
-  rebind "$name" fast off && mmd_dump "$name" fast
+  work_begin
+  rebind "$name" fast off && work_end "$name" && mmd_dump "$name" fast
   if [ "$have_tp" = 1 ]; then
     rebind "$name" slow on && mmd_dump "$name" slow
   else
@@ -109,5 +113,6 @@ for s in $setups; do
   run_setup "$s"
 done
 tp_off
+trace_teardown
 rmmod memmap_dump 2>/dev/null
 exit 0

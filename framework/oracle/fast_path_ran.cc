@@ -1,0 +1,108 @@
+#include "oracle/fast_path_ran.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "stats/compare.h"
+
+namespace kseries::oracle {
+
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string figures(double share, const std::vector<double>& base,
+                    const std::vector<double>& candidate, const char* unit) {
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "memmap_init_zone_device() work %+.2f %% against the base's in the fast bind "
+                "(median %.0f against %.0f, %zu and %zu bind(s), %s)",
+                (share - 1) * 100, median(candidate), median(base), candidate.size(), base.size(),
+                unit);
+  return text;
+}
+
+}  // namespace
+
+FastPathEvidence fast_path_evidence(const std::vector<double>& base,
+                                    const std::vector<double>& candidate, WorkClock clock) {
+  if (base.empty() || candidate.empty()) {
+    return {PathRan::k_inconclusive,
+            std::string("no memmap_init_zone_device() work measured in the fast bind of ") +
+                (base.empty() ? "the base kernel" : "the series kernel") +
+                " (function_graph), so nothing shows that the series' code ran"};
+  }
+  if (median(base) <= 0) {
+    return {PathRan::k_inconclusive, "the base's fast-bind work measured as 0"};
+  }
+  const double share = median(candidate) / median(base);
+  if (clock == WorkClock::k_instructions) {
+    const std::string facts = figures(share, base, candidate, "virtual ns = instructions");
+    if (std::fabs(share - 1) <= k_same_work_share) {
+      return {PathRan::k_did_not_run, facts};
+    }
+    return {PathRan::k_ran, facts};
+  }
+  const auto c = stats::compare(base, candidate);
+  const std::string facts = figures(share, base, candidate, "wall clock") + ": " + c.reason;
+  if (c.verdict == stats::Verdict::k_faster || c.verdict == stats::Verdict::k_slower) {
+    return {PathRan::k_ran, facts};
+  }
+  if (c.ratio_interval.low >= 1 - k_same_work_share &&
+      c.ratio_interval.high <= 1 + k_same_work_share) {
+    return {PathRan::k_did_not_run, facts};
+  }
+  return {PathRan::k_inconclusive, facts + "; boot under --clock icount to decide"};
+}
+
+SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& evidence,
+                                  bool slow_path_by_contract) {
+  switch (evidence.ran) {
+    case PathRan::k_ran: {
+      const char* contract = slow_path_by_contract
+                                 ? " (on a target whose contract keeps the series on the slow "
+                                   "path: sanitizer-gating judges that)"
+                                 : "";
+      verdict.summary += "; fast path ran: " + evidence.facts + contract;
+      return verdict;
+    }
+    case PathRan::k_did_not_run:
+      if (slow_path_by_contract) {
+        return {verdict.setup, VerdictStatus::k_skip,
+                "not applicable: the series keeps to the slow path on this target, as its "
+                "contract says for sanitizer builds (" +
+                    evidence.facts + "), so fast vs slow compared the slow path with itself",
+                verdict.details};
+      }
+      return {verdict.setup, VerdictStatus::k_fail,
+              "error: the series' code did not run: " + evidence.facts + ": the comparison (" +
+                  verdict.summary +
+                  ") was of the slow path with itself; is the series' fast path in this "
+                  "kernel, and taken?",
+              verdict.details};
+    case PathRan::k_inconclusive:
+      break;
+  }
+  return {verdict.setup, VerdictStatus::k_fail,
+          "inconclusive: " + evidence.facts + " (no evidence that the fast path ran is not a pass)",
+          verdict.details};
+}
+
+SetupVerdict base_has_one_path(SetupVerdict verdict) {
+  if (verdict.status != VerdictStatus::k_pass) {
+    return verdict;
+  }
+  verdict.status = VerdictStatus::k_skip;
+  verdict.summary =
+      "not applicable: the base kernel has one path, so fast vs slow compares it "
+      "with itself (" +
+      verdict.summary + ")";
+  return verdict;
+}
+
+}  // namespace kseries::oracle

@@ -1,0 +1,61 @@
+#pragma once
+// Before a comparison of a series' new path with the old one means
+// anything, the new path must have run. memmap-equivalence compares a fast
+// bind with a slow bind of the same kernel: if the fast path never ran (not
+// compiled in, gated off, a kernel built from other sources), both sides
+// are the slow path and the comparison passes on nothing (issue 45: a
+// kernel without v10's code passed it). The evidence must come from what
+// the kernel did, not from the series' symbol names (which a revision may
+// change or inline): the work memmap_init_zone_device() (a function of the
+// base every revision keeps) does in the series kernel's fast bind, against
+// the base kernel's on the same setup. A fast path that runs changes it by
+// tens of percent (v10: about -29 % on fsdax, -53 % on devdax under the
+// instruction clock); a kernel that runs the base's code does the base's
+// work to a few hundredths of a percent (KERNEL-NOTES.md: icount's relative
+// stddev is 0.007-0.025 %).
+
+#include <string>
+#include <vector>
+
+#include "oracle/equivalence.h"
+#include "oracle/slow_path_work.h"
+
+namespace kseries::oracle {
+
+// Under the instruction clock, a fast-bind work within this share of the
+// base's is the base's own work: the series' code did not run. 40 times
+// icount's noise, 30 times smaller than the least change a template fast
+// path makes (v10 prefix 5, devdax: -63.7 %; fsdax -38.5 %).
+inline constexpr double k_same_work_share = 0.01;
+
+enum class PathRan { k_ran, k_did_not_run, k_inconclusive };
+
+struct FastPathEvidence {
+  PathRan ran = PathRan::k_inconclusive;
+  std::string facts;  // "memmap_init_zone_device() work -29.4 % against the base (...)"
+};
+
+// The series kernel's fast-bind work (per bind; CALLS calls of
+// memmap_init_zone_device() in all) against the base kernel's on the same
+// setup.
+FastPathEvidence fast_path_evidence(const std::vector<double>& base,
+                                    const std::vector<double>& candidate, WorkClock clock);
+
+// What a fast-vs-slow (or series-vs-base) verdict of the series kernel
+// becomes once the evidence is in. VERDICT is the comparison's own.
+//  - ran: the verdict stands, its summary says "fast path ran: ...";
+//  - did not run, and the target keeps the series on the slow path by
+//    contract (sanitizer builds): "not applicable" (skip), whatever the
+//    comparison found equal;
+//  - did not run otherwise: an error (fail) "the series' code did not run";
+//  - inconclusive: a failure, never a pass.
+SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& evidence,
+                                  bool slow_path_by_contract);
+
+// The base kernel's own fast-vs-slow verdict: the base has one path, so a
+// pass compares it with itself: "not applicable" (skip), with what it showed
+// (the harness's own proof, the unwritten page, still holds). A failure
+// stays one: the harness or the base is broken.
+SetupVerdict base_has_one_path(SetupVerdict verdict);
+
+}  // namespace kseries::oracle

@@ -1,0 +1,89 @@
+#include "oracle/fast_path_ran.h"
+
+#include <gtest/gtest.h>
+
+namespace kseries::oracle {
+namespace {
+
+using Work = std::vector<double>;
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+SetupVerdict identical() {
+  return {"fsdax-mem", VerdictStatus::k_pass, "524288 struct pages identical fast vs slow", ""};
+}
+
+// v10 under icount, from the 2026-12-01 lab notes' figures: -29 % on fsdax.
+TEST(FastPathRan, AFastPathChangesTheWorkByTensOfPercent) {
+  const auto evidence =
+      fast_path_evidence(Work{41000000}, Work{29000000}, WorkClock::k_instructions);
+  EXPECT_EQ(evidence.ran, PathRan::k_ran);
+  const auto verdict = settle_with_evidence(identical(), evidence, false);
+  EXPECT_EQ(verdict.status, VerdictStatus::k_pass);
+  EXPECT_TRUE(has(verdict.summary, "fast path ran: memmap_init_zone_device() work -29.27 %"))
+      << verdict.summary;
+}
+
+// A kernel that runs the base's code (no fast path compiled in, or never
+// taken, or built from other sources): identical dumps are no pass.
+TEST(FastPathRan, TheBasesWorkMeansTheSeriesCodeDidNotRun) {
+  const auto evidence =
+      fast_path_evidence(Work{41000000}, Work{41003000}, WorkClock::k_instructions);
+  EXPECT_EQ(evidence.ran, PathRan::k_did_not_run);
+  const auto verdict = settle_with_evidence(identical(), evidence, false);
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(has(verdict.summary, "error: the series' code did not run")) << verdict.summary;
+  EXPECT_TRUE(has(verdict.summary, "+0.01 %")) << verdict.summary;
+}
+
+// Sanitizer builds keep the series on the slow path by contract: not
+// applicable, never a pass.
+TEST(FastPathRan, ASlowPathByContractIsNotApplicable) {
+  const auto evidence =
+      fast_path_evidence(Work{90000000}, Work{90010000}, WorkClock::k_instructions);
+  const auto verdict = settle_with_evidence(identical(), evidence, true);
+  EXPECT_EQ(verdict.status, VerdictStatus::k_skip);
+  EXPECT_TRUE(has(verdict.summary, "not applicable: the series keeps to the slow path"))
+      << verdict.summary;
+}
+
+TEST(FastPathRan, NoWorkMeasuredIsInconclusiveAndFails) {
+  const auto evidence = fast_path_evidence(Work{41000000}, Work{}, WorkClock::k_instructions);
+  EXPECT_EQ(evidence.ran, PathRan::k_inconclusive);
+  const auto verdict = settle_with_evidence(identical(), evidence, false);
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(has(verdict.summary, "inconclusive: no memmap_init_zone_device() work measured"))
+      << verdict.summary;
+}
+
+TEST(FastPathRan, AFailedComparisonNeedsNoEvidenceButIsKept) {
+  SetupVerdict failed{"fsdax-mem", VerdictStatus::k_fail, "differs at pfn 0x100003", ""};
+  const auto evidence =
+      fast_path_evidence(Work{41000000}, Work{29000000}, WorkClock::k_instructions);
+  EXPECT_EQ(settle_with_evidence(failed, evidence, false).status, VerdictStatus::k_fail);
+}
+
+TEST(FastPathRan, TheBaseHasOnePathSoItsPassIsNotApplicable) {
+  const auto verdict = base_has_one_path(identical());
+  EXPECT_EQ(verdict.status, VerdictStatus::k_skip);
+  EXPECT_TRUE(has(verdict.summary, "not applicable: the base kernel has one path"));
+  SetupVerdict broken{"fsdax-mem", VerdictStatus::k_fail, "unwritten page not detected", ""};
+  EXPECT_EQ(base_has_one_path(broken).status, VerdictStatus::k_fail);
+}
+
+// Under the wall clock a decisive change is evidence; noise is not.
+TEST(FastPathRan, TheWallClockDecidesOnlyWhenTheComparisonDoes) {
+  Work base, fast, noisy;
+  for (int i = 0; i < 30; ++i) {
+    base.push_back(1000 + (i % 5) * 10);
+    fast.push_back(700 + (i % 5) * 10);
+    noisy.push_back(800 + (i % 7) * 90);
+  }
+  EXPECT_EQ(fast_path_evidence(base, fast, WorkClock::k_wall).ran, PathRan::k_ran);
+  EXPECT_EQ(fast_path_evidence(base, noisy, WorkClock::k_wall).ran, PathRan::k_inconclusive);
+}
+
+}  // namespace
+}  // namespace kseries::oracle
