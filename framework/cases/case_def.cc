@@ -15,7 +15,8 @@ namespace kseries::cases {
 
 const std::vector<std::string>& oracle_names() {
   static const std::vector<std::string> names{"memmap-equivalence", "memmap-vs-base",
-                                              "hugetlb-tails", "slow-path-work", "nt-ordering"};
+                                              "hugetlb-tails",      "slow-path-work",
+                                              "nt-ordering",        "memmap-state"};
   return names;
 }
 
@@ -101,8 +102,8 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
       if (file.empty() || file.front() == '/' || file.find("..") != std::string::npos ||
           file.size() > 256) {
         throw usage_error(where +
-                          ": path must name source files relative to the kernel tree "
-                          "(mm/mm_init.c), not '" +
+                          ": path must name FILE:FUNCTION or FILE relative to the kernel "
+                          "tree (mm/mm_init.c:memmap_init_zone_device), not '" +
                           file.substr(0, 256) + "'");
       }
       def.path.push_back(file);

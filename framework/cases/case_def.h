@@ -28,11 +28,12 @@ struct CaseDef {
   // (each setup's dumps on the series kernel vs the base kernel) or
   // "hugetlb-tails" (HugeTLB folio dumps: invariants, and vs the base).
   std::string oracle;
-  // `path:` the source files of the code path the case exercises and times
-  // (memmap_init_zone_device() is in mm/mm_init.c). A series that changes
-  // one of them is expected to change what the case sees: its fast-vs-slow
-  // comparisons must first show the new path ran, and a timing equal to
-  // the base's is suspicious (session/new_path.h).
+  // `path:` the code the case exercises and times, as FILE:FUNCTION (the
+  // function and the functions of its file it calls) or FILE:
+  // mm/mm_init.c:memmap_init_zone_device. A series that changes that code
+  // is expected to change what the case sees: its fast-vs-slow comparisons
+  // must first show the new path ran, and a timing equal to the base's is
+  // suspicious (session/new_path.h).
   std::vector<std::string> path;
   // The case's own setups (default: the four pmem setups for pmem cases);
   // --setups picks among any names, the guest rejects unknown ones.

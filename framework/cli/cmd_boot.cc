@@ -104,13 +104,12 @@ std::vector<session::KernelUnderTest> plan_kernels(Context& context, const po::v
 // --clock both, the same request under each clock, one after the other
 // (icount figures do not depend on what runs beside them), each in its own
 // directory of the run, one report with both.
-// The files a whole series changes against the base, which with the case's
-// `path:` says whether it claims a new path there (session/new_path.h). A
-// prefix (--upto) or a comparison with another revision (--against) claims
-// nothing.
+// The case's path entries a whole series changes against the base: whether
+// it claims a new path there (session/new_path.h). A prefix (--upto) or a
+// comparison with another revision (--against) claims nothing.
 std::optional<std::vector<std::string>> whole_series_changes(
     Context& context, const std::vector<session::KernelUnderTest>& kernels,
-    const po::variables_map& vm) {
+    const cases::CaseDef& test_case, const po::variables_map& vm) {
   if (vm.count("upto") || vm.count("against")) {
     return std::nullopt;
   }
@@ -123,7 +122,7 @@ std::optional<std::vector<std::string>> whole_series_changes(
   if (base == kernels.end() || candidate == kernels.end()) {
     return std::nullopt;
   }
-  return session::changed_files(context.store(), base->commit, candidate->commit);
+  return session::changed_path(context.store(), base->commit, candidate->commit, test_case.path);
 }
 
 int run_sessions(const po::variables_map& vm, session::SessionRequest request,
@@ -269,7 +268,8 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   const auto plan = session::plan_case(request.target, request.test_case, request.case_options);
   if (!plan.skipped && !plan.nothing_to_boot()) {
     request.kernels = plan_kernels(context, vm, oracle);
-    request.candidate_changes = whole_series_changes(context, request.kernels, vm);
+    request.candidate_changes =
+        whole_series_changes(context, request.kernels, request.test_case, vm);
   }
 
   // The session: build, boot, judge, render.

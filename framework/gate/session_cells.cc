@@ -133,7 +133,8 @@ results::CellResult session_cell_stage(const GateRequest& gate, const SessionCel
   }
   // The tip of a series: it claims a new path where it changes the case's
   // (session/new_path.h).
-  request.candidate_changes = session::changed_files(services.store, gate.base, input.tip);
+  request.candidate_changes =
+      session::changed_path(services.store, gate.base, input.tip, request.test_case.path);
   session::Services session_services{services.builder, services.runner, services.workdir_root};
   auto outcome = session::run_session(std::move(request), session_services, status);
   fill(cell, outcome);

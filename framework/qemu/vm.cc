@@ -12,6 +12,7 @@
 #include "core/json_text.h"
 #include "core/text.h"
 #include "core/utf8.h"
+#include "qemu/pmem_layout.h"
 #include "sys/files.h"
 
 namespace kseries::qemu {
@@ -190,6 +191,17 @@ void check_legacy_pmem_in_ram(const VmSpec& spec) {
   const std::uint64_t offset = parse_memory_size(spec.pmem_offset);
   constexpr std::uint64_t k_below_4g = 3ULL << 30, k_split = 7ULL << 29, k_4g = 1ULL << 32;
   const std::uint64_t top = ram >= k_split ? k_4g + (ram - k_below_4g) : ram;
+  // A layout that shares its last section with RAM needs that RAM above it.
+  for (const auto& region : pmem_regions(offset, pmem, spec.pmem_layouts)) {
+    const std::uint64_t end = region.offset + region.size + (64ULL << 20);
+    if (region.layout != "aligned" && end > top) {
+      throw usage_error("pmem layout " + region.layout + " needs guest RAM up to " +
+                        std::to_string(end >> 20) + "M of the physical address space (-m " +
+                        spec.memory + " reaches " + std::to_string(top >> 20) +
+                        "M): give the guest at least " +
+                        std::to_string((k_below_4g + end - k_4g) >> 20) + "M");
+    }
+  }
   if (offset < k_4g || offset + pmem > top) {
     throw usage_error("legacy pmem memmap=" + spec.pmem_size + "!" + spec.pmem_offset +
                       " lies outside the guest's RAM (-m " + spec.memory +
@@ -208,7 +220,26 @@ std::string pmem_cmdline(const VmSpec& spec) {
                : "";
   }
   if (spec.pmem == PmemTopology::k_legacy) {
-    return "memmap=" + spec.pmem_size + "!" + spec.pmem_offset;
+    std::string text = "memmap=" + spec.pmem_size + "!" + spec.pmem_offset;
+    if (spec.pmem_layouts.empty()) {
+      return text;  // the command line of every boot before layouts
+    }
+    const auto regions = pmem_regions(parse_memory_size(spec.pmem_offset),
+                                      parse_memory_size(spec.pmem_size), spec.pmem_layouts);
+    for (const auto& region : regions) {
+      if (region.layout != "aligned") {
+        char extra[64];
+        std::snprintf(extra, sizeof extra, " memmap=%lluM!0x%llx",
+                      static_cast<unsigned long long>(region.size >> 20),
+                      static_cast<unsigned long long>(region.offset));
+        text += extra;
+      }
+    }
+    return text + " " + layouts_cmdline(regions);
+  }
+  if (!spec.pmem_layouts.empty()) {
+    throw usage_error("pmem layouts (" + spec.pmem_layouts.front() +
+                      ") are legacy memmap= regions: not with --pmem nvdimm");
   }
   return "";
 }

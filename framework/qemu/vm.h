@@ -50,6 +50,9 @@ struct VmSpec {
   PmemTopology pmem = PmemTopology::k_legacy;
   std::string pmem_size = "2G";
   std::string pmem_offset = "4G";  // legacy only: memmap=SIZE!OFFSET
+  // Legacy x86 only: the layouts besides the aligned region the setups name
+  // ("share-first", "share-last": qemu/pmem_layout.h), each its own region.
+  std::vector<std::string> pmem_layouts;
   std::uint64_t bulk_bytes = 256ull << 20;
   Clock clock = Clock::k_wall;
   // -plugin arguments ("file=PATH,key=value,..."), one per plugin.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/error.h"
+#include "qemu/pmem_layout.h"
+
 namespace kseries::session {
 
 namespace {
@@ -10,10 +13,28 @@ namespace {
 const std::vector<std::string> k_memmap_setups = {"fsdax-mem", "fsdax-dev", "devdax-mem",
                                                   "devdax-dev"};
 
-// "fsdax-dev" -> "map=dev": the name targets use in their `cannot:` lines.
+// "fsdax-dev" (or "fsdax-dev@share-first") -> "map=dev": the name targets
+// use in their `cannot:` lines.
 std::string setup_map(const std::string& setup) {
-  const auto dash = setup.rfind('-');
-  return dash == std::string::npos ? "" : "map=" + setup.substr(dash + 1);
+  const std::string plain = qemu::setup_without_layout(setup);
+  const auto dash = plain.rfind('-');
+  return dash == std::string::npos ? "" : "map=" + plain.substr(dash + 1);
+}
+
+// Why SETUP's layout cannot be made on TARGET ("" when it can). An unknown
+// layout is a usage error before anything is built.
+std::string layout_limitation(const kernel::Target& target, const std::string& setup) {
+  const std::string layout = qemu::setup_layout(setup);
+  const auto& names = qemu::pmem_layout_names();
+  if (std::find(names.begin(), names.end(), layout) == names.end()) {
+    throw usage_error("setup " + setup + ": unknown pmem layout '" + layout +
+                      "' (aligned, share-first, share-last)");
+  }
+  if (layout != "aligned" && target.arch != "x86_64") {
+    return "layout " + layout + " is a legacy memmap= region of x86-64 (on " + target.arch +
+           " the pmem is carved from the top of RAM)";
+  }
+  return "";
 }
 
 std::optional<std::string> missing_feature(const kernel::Target& target,
@@ -70,12 +91,20 @@ CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& case_def,
     std::string kept;
     for (const auto& setup : setups) {
       const std::string map = setup_map(setup);
-      const std::string why = pmem_case && !map.empty() ? target.limitation(map) : "";
+      std::string why = pmem_case && !map.empty() ? target.limitation(map) : "";
+      if (why.empty() && pmem_case) {
+        why = layout_limitation(target, setup);
+      }
       if (!why.empty()) {
         plan.skipped_setups.emplace_back(setup, why);
-      } else {
-        kept += (kept.empty() ? "" : ":") + setup;
-        plan.setups.push_back(setup);
+        continue;
+      }
+      kept += (kept.empty() ? "" : ":") + setup;
+      plan.setups.push_back(setup);
+      const std::string layout = qemu::setup_layout(setup);
+      if (layout != "aligned" &&
+          std::find(plan.layouts.begin(), plan.layouts.end(), layout) == plan.layouts.end()) {
+        plan.layouts.push_back(layout);
       }
     }
     if (test_case.name == "memmap-timing") {

@@ -19,7 +19,11 @@ struct CasePlan {
   std::optional<std::string> skipped;                               // the whole case: why
   std::vector<std::pair<std::string, std::string>> skipped_setups;  // (setup, why)
   std::vector<std::string> setups;  // kept: each must get a result from the guest
-  std::string guest_cmdline;        // case + target command line, kseries.case=, kseries.args=
+  // The pmem layouts besides the aligned region the kept setups name
+  // (`@share-first`, `@share-last`: qemu/pmem_layout.h); each is a region
+  // of its own on the guest's command line.
+  std::vector<std::string> layouts;
+  std::string guest_cmdline;  // case + target command line, kseries.case=, kseries.args=
 
   // Setups were asked for (or are the case's) and every one is skipped.
   bool nothing_to_boot() const { return !skipped_setups.empty() && setups.empty(); }

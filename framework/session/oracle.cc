@@ -171,6 +171,74 @@ class SlowPathWorkOracle final : public Oracle {
   }
 };
 
+// memmap-state: each setup's own arithmetic, then the series kernel's
+// state against the base kernel's. A failure the base kernel has too is the
+// base's: reported on the base, not blamed on the series.
+class MemmapStateOracle final : public Oracle {
+ public:
+  std::string name() const override { return "memmap-state"; }
+  bool needs_baseline() const override { return true; }
+  void judge_boot(BootRecord& record) const override {
+    std::map<std::string, std::string> errors;
+    record.states = oracle::collect_setup_states(record.events, record.run.bulk, errors);
+    for (const auto& [setup, why] : errors) {
+      record.verdicts.push_back({setup, oracle::VerdictStatus::k_fail, why, ""});
+    }
+    for (const auto& state : record.states) {
+      record.verdicts.push_back(oracle::judge_state(state));
+    }
+  }
+  std::vector<oracle::SetupVerdict> judge_pair(const BootRecord& baseline,
+                                               const BootRecord& candidate) const override {
+    std::vector<oracle::SetupVerdict> verdicts;
+    for (const auto& state : candidate.states) {
+      const auto reference =
+          std::find_if(baseline.states.begin(), baseline.states.end(),
+                       [&](const oracle::SetupState& s) { return s.setup == state.setup; });
+      verdicts.push_back(reference != baseline.states.end()
+                             ? oracle::judge_state_vs_base(*reference, state)
+                             : oracle::SetupVerdict{state.setup, oracle::VerdictStatus::k_fail,
+                                                    "no state of " + state.setup + " from the " +
+                                                        baseline.kernel + " kernel's boot",
+                                                    ""});
+    }
+    return verdicts;
+  }
+  void conclude(std::vector<BootRecord>& records, Status&) const override {
+    for (auto& candidate : records) {
+      if (candidate.role != KernelRole::k_candidate) {
+        continue;
+      }
+      BootRecord* baseline = nullptr;
+      for (auto& r : records) {
+        if (is_baseline(r.role) && r.round == candidate.round) {
+          baseline = &r;
+        }
+      }
+      if (!baseline) {
+        continue;
+      }
+      for (auto& verdict : baseline->verdicts) {
+        if (verdict.status != oracle::VerdictStatus::k_fail) {
+          continue;
+        }
+        // The series kernel's own verdict on the same setup: the same
+        // failure is the base's, not the series'.
+        for (auto& mine : candidate.verdicts) {
+          if (mine.setup == verdict.setup && mine.status == oracle::VerdictStatus::k_fail &&
+              mine.summary == verdict.summary) {
+            mine.status = oracle::VerdictStatus::k_skip;
+            mine.summary = "not the series': the base kernel does the same (" + mine.summary + ")";
+          }
+        }
+        verdict.status = oracle::VerdictStatus::k_skip;
+        verdict.summary =
+            "reported, not blamed on the series: the base kernel itself: " + verdict.summary;
+      }
+    }
+  }
+};
+
 }  // namespace
 
 std::vector<oracle::SetupVerdict> Oracle::judge_pair(const BootRecord&, const BootRecord&) const {
@@ -196,11 +264,12 @@ const Oracle* find_oracle(const std::string& name) {
   static const VsBaseOracle vs_base;
   static const HugetlbTailsOracle hugetlb;
   static const SlowPathWorkOracle work;
+  static const MemmapStateOracle state;
   if (name.empty()) {
     return nullptr;
   }
   for (const Oracle* oracle : std::initializer_list<const Oracle*>{&equivalence, &vs_base, &hugetlb,
-                                                                   &work, &nt_ordering}) {
+                                                                   &work, &nt_ordering, &state}) {
     if (oracle->name() == name) {
       return oracle;
     }

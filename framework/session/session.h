@@ -18,6 +18,7 @@
 #include "memcost/record.h"
 #include "oracle/equivalence.h"
 #include "oracle/hugetlb_tails.h"
+#include "oracle/memmap_state.h"
 #include "oracle/slow_path_work.h"
 #include "qemu/vm.h"
 #include "session/new_path.h"
@@ -64,6 +65,7 @@ struct BootRecord {
   std::vector<oracle::SetupDumps> dumps;       // kept for the oracle's pairing
   std::vector<oracle::SetupVerdict> verdicts;  // the oracle's verdicts of this boot alone
   oracle::HugetlbDumps hugetlb;                // kept for the oracle's pairing
+  std::vector<oracle::SetupState> states;      // memmap-state: kept for the pairing
   // slow-path-work: per setup, the work binds' memmap_init_ns, and the
   // clock that measured them (instructions under icount); the fast-vs-slow
   // oracles: the fast bind's (the evidence that the new path ran).

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "kseries_source_dir.h"
+#include "qemu/pmem_layout.h"
 #include "session/boot_session.h"
 #include "session/kernel_stage.h"
 
@@ -177,6 +178,15 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   }
   spec.guest_cmdline = plan.guest_cmdline;
   spec.setups = plan.setups;
+  spec.vm.pmem_layouts = plan.layouts;
+  if (!plan.layouts.empty()) {
+    for (const auto& region :
+         qemu::pmem_regions(qemu::parse_memory_size(spec.vm.pmem_offset),
+                            qemu::parse_memory_size(spec.vm.pmem_size), plan.layouts)) {
+      status.progress("pmem layout " + region.layout + ": " + std::to_string(region.size >> 20) +
+                      "M at " + std::to_string(region.offset >> 20) + "M");
+    }
+  }
   spec.oracle = oracle;
   spec.timing_only = oracle == nullptr;
   spec.boots = request.boots;
@@ -185,9 +195,19 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.adaptive =
       !request.boots_given && qemu::counts_instructions(spec.vm.clock) && kernels.size() == 2;
   spec.keep_bulk = request.keep_bulk;
-  spec.new_path = new_path_for(request.test_case, request.target,
-                               request.candidate_changes.value_or(std::vector<std::string>{}));
+  spec.new_path =
+      new_path_for(request.target, request.candidate_changes.value_or(std::vector<std::string>{}));
   facts.new_path = spec.new_path;
+  if (request.candidate_changes && !request.test_case.path.empty()) {
+    status.progress(spec.new_path.changed.empty()
+                        ? "path: the series changes none of the case's path (" +
+                              request.test_case.path.front() +
+                              "): its new code, if any, is not expected there"
+                        : "path: the series changes " + spec.new_path.files() +
+                              (spec.new_path.slow_path_by_contract
+                                   ? ", and the target keeps it on the slow path by contract"
+                                   : ": its new code must run there"));
+  }
   const BootCache cache(services.workdir_root / "boot-cache");
   if (request.reuse_baseline_boots || request.reuse_every_boot) {
     spec.boot_cache = &cache;

@@ -46,10 +46,11 @@ struct SessionRequest {
   bool reuse_baseline_boots = false;
   bool reuse_every_boot = false;
   memcost::MemoryClockSettings memory;  // --clock memory
-  // The files the candidate changes against the base, when the caller judges
-  // a series as a whole (`kseries boot --series`, the gate's cells at a
-  // tip); nullopt for a prefix or a bisection step. With the case's `path:`
-  // it says whether the candidate claims a new path (session/new_path.h).
+  // The case's path entries the candidate's diff against the base changes
+  // (session::changed_path), when the caller judges a series as a whole
+  // (`kseries boot --series`, the gate's cells at a tip); nullopt for a
+  // prefix or a bisection step: whether the candidate claims a new path
+  // (session/new_path.h).
   std::optional<std::vector<std::string>> candidate_changes;
 };
 

@@ -45,6 +45,8 @@
 #include <linux/ktime.h>
 #include <linux/hugetlb.h>
 #include <linux/nodemask.h>
+#include <linux/seq_file.h>
+#include <linux/pageblock-flags.h>
 
 #define MMD_MAGIC "KSMMDMP1"
 #define MMD_VERSION 1
@@ -685,6 +687,92 @@ static const struct file_operations mmd_last_fops = {
 };
 #endif
 
+#if MMD_ZONE_DEVICE
+/*
+ * "state": what a bind leaves beyond the struct pages (issue 46), as text
+ * the host compares with the base kernel's: every zone of the last init's
+ * node (start pfn, spanned, present, zone->contiguous) and, while the last
+ * init's device range is still mapped, the migratetype of each of its
+ * pageblocks, run-length encoded ("mt FIRST_PFN COUNT TYPE"). The flags
+ * live in the section's usemap, not in any struct page; read as
+ * get_pfnblock_flags_mask() does (it is not exported).
+ */
+static unsigned long mmd_pageblock_mt(unsigned long pfn)
+{
+	struct mem_section *ms = __pfn_to_section(pfn);
+	unsigned long *bitmap = section_to_usemap(ms);
+	unsigned long bitidx = ((pfn & (PAGES_PER_SECTION - 1)) >> pageblock_order) *
+			       NR_PAGEBLOCK_BITS;
+	unsigned long word = READ_ONCE(bitmap[bitidx / BITS_PER_LONG]);
+
+	return (word >> (bitidx & (BITS_PER_LONG - 1))) & MIGRATETYPE_MASK;
+}
+
+static int mmd_state_show(struct seq_file *m, void *v)
+{
+	struct mmd_call c;
+	pg_data_t *pgdat;
+	unsigned long pfn, run_start = 0, run_count = 0, run_mt = ~0UL, blocks = 0;
+	int i;
+
+	mutex_lock(&mmd_lock);
+	c = last;
+	mutex_unlock(&mmd_lock);
+	pgdat = NODE_DATA(c.pgmap ? c.nid : first_online_node);
+	seq_printf(m, "node %d pageblock_order %u\n", pgdat->node_id, (unsigned)pageblock_order);
+	for (i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+
+		seq_printf(m, "zone %s start_pfn %#lx spanned %lu present %lu contiguous %d\n",
+			   zone->name, zone->zone_start_pfn, zone->spanned_pages,
+			   zone->present_pages, zone->contiguous);
+	}
+	if (!c.pgmap) {
+		return 0;
+	}
+	seq_printf(m, "range %#lx-%#lx init %#lx-%#lx\n", c.range_start_pfn, c.range_end_pfn,
+		   c.init_start_pfn, c.init_end_pfn);
+	for (pfn = ALIGN_DOWN(c.range_start_pfn, pageblock_nr_pages); pfn < c.range_end_pfn;
+	     pfn += pageblock_nr_pages) {
+		unsigned long mt;
+
+		if (!pfn_valid(pfn)) {
+			continue;  /* unmapped (after unbind): nothing to read */
+		}
+		mt = mmd_pageblock_mt(pfn);
+		blocks++;
+		if (run_count && mt == run_mt && pfn == run_start + run_count * pageblock_nr_pages) {
+			run_count++;
+			continue;
+		}
+		if (run_count) {
+			seq_printf(m, "mt %#lx %lu %lu\n", run_start, run_count, run_mt);
+		}
+		run_start = pfn;
+		run_count = 1;
+		run_mt = mt;
+	}
+	if (run_count) {
+		seq_printf(m, "mt %#lx %lu %lu\n", run_start, run_count, run_mt);
+	}
+	seq_printf(m, "pageblocks %lu\n", blocks);
+	return 0;
+}
+
+static int mmd_state_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mmd_state_show, NULL);
+}
+
+static const struct file_operations mmd_state_fops = {
+	.owner = THIS_MODULE,
+	.open = mmd_state_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+#endif
+
 static int __init mmd_init(void)
 {
 #if MMD_ZONE_DEVICE
@@ -699,6 +787,7 @@ static int __init mmd_init(void)
 #if MMD_ZONE_DEVICE
 	debugfs_create_file("dump", 0400, mmd_dir, NULL, &mmd_dump_fops);
 	debugfs_create_file("last", 0444, mmd_dir, NULL, &mmd_last_fops);
+	debugfs_create_file("state", 0444, mmd_dir, NULL, &mmd_state_fops);
 #endif
 	debugfs_create_file("dump_range", 0400, mmd_dir, NULL, &mmd_range_fops);
 	debugfs_create_file("huge_heads", 0400, mmd_dir, NULL, &mmd_huge_heads_fops);

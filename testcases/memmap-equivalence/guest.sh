@@ -74,8 +74,8 @@ run_setup() {
   local name=$1 rc
   problems=""
   case "$name" in
-    fsdax-mem | fsdax-dev | devdax-mem | devdax-dev) ;;
-    *) fail "$name" "unknown setup (fsdax-mem fsdax-dev devdax-mem devdax-dev)"; return ;;
+    fsdax*-mem | fsdax*-dev | devdax*-mem | devdax*-dev | fsdax*-*@* | devdax*-*@*) ;;
+    *) fail "$name" "unknown setup (<fsdax|devdax>[4k|2m|1g]-<mem|dev>[@LAYOUT])"; return ;;
   esac
   pmem_configure "$name"
   rc=$?
@@ -105,7 +105,7 @@ run_setup() {
   if [ -n "$problems" ]; then
     fail "$name" "$problems"
   else
-    kseries_result pass "$name" "dumps collected (fast slow$([ "$unwritten" != off ] && echo " unwritten")): the verdict is the host oracle's"
+    kseries_result pass "$name" "$(clean "dumps collected (fast slow$([ "$unwritten" != off ] && echo " unwritten")): the verdict is the host oracle's${layout_facts:+; layout $layout: $layout_facts}")"
   fi
 }
 

@@ -1,0 +1,101 @@
+#include "oracle/memmap_state.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace kseries::oracle {
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The guest's text for one setup, the shape testcases/memmap-state/guest.sh
+// writes (zones trimmed to two); MEMMAP_AFTER is nr_memmap_pages after the
+// unbind, MT the migratetype of the bound range's second run.
+std::string state_text(int memmap_after = 100, int mt = 1, int device_span_after = 0) {
+  const std::string zones_before =
+      "zone Normal start_pfn 0x100000 spanned 1310720 present 1310720 contiguous 1\n"
+      "zone Device start_pfn 0x0 spanned 0 present 0 contiguous 0\n";
+  return "setup devdax1g-mem layout aligned\n"
+         "moment before\nvmstat nr_memmap_pages 100\nvmstat nr_memmap_boot_pages 8000\n"
+         "node 0 pageblock_order 9\n" +
+         zones_before +
+         "moment bound\nvmstat nr_memmap_pages 2148\nvmstat nr_memmap_boot_pages 8000\n"
+         "node 0 pageblock_order 9\n"
+         "zone Normal start_pfn 0x100000 spanned 1310720 present 1310720 contiguous 1\n"
+         "zone Device start_pfn 0x100000 spanned 524288 present 0 contiguous 0\n"
+         "range 0x100000-0x180000 init 0x100000-0x180000\n"
+         "mt 0x100000 1 1\nmt 0x100200 1023 " +
+         std::to_string(mt) +
+         "\npageblocks 1024\n"
+         "moment unbound\nvmstat nr_memmap_pages " +
+         std::to_string(memmap_after) +
+         "\nvmstat nr_memmap_boot_pages 8000\nnode 0 pageblock_order 9\n"
+         "zone Normal start_pfn 0x100000 spanned 1310720 present 1310720 contiguous 1\n"
+         "zone Device start_pfn 0x0 spanned " +
+         std::to_string(device_span_after) +
+         " present 0 contiguous 0\n"
+         "range 0x100000-0x180000 init 0x100000-0x180000\npageblocks 0\n"
+         "moment destroyed\nvmstat nr_memmap_pages " +
+         std::to_string(memmap_after) + "\nvmstat nr_memmap_boot_pages 8000\n" + zones_before;
+}
+
+TEST(MemmapState, ATeardownThatGivesEverythingBackPasses) {
+  const auto state = parse_setup_state(state_text());
+  EXPECT_EQ(state.setup, "devdax1g-mem");
+  ASSERT_EQ(state.moments.size(), 4u);
+  const auto verdict = judge_state(state);
+  EXPECT_EQ(verdict.status, VerdictStatus::k_pass) << verdict.summary;
+  EXPECT_TRUE(has(verdict.summary, "nr_memmap_pages 2048 bound")) << verdict.summary;
+  EXPECT_TRUE(has(verdict.summary, "1024 pageblock(s)")) << verdict.summary;
+}
+
+TEST(MemmapState, MemmapPagesNotGivenBackFail) {
+  const auto verdict = judge_state(parse_setup_state(state_text(164)));
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(has(verdict.summary, "nr_memmap_pages 64 unbound (before the bind 100, bound 2148)"))
+      << verdict.summary;
+}
+
+TEST(MemmapState, APageblockThatIsNotMovableFailsNamingItsPfn) {
+  const auto verdict = judge_state(parse_setup_state(state_text(100, 0)));
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(
+      has(verdict.summary, "pageblock at pfn 0x100200 (and 1022 after it) has migratetype 0"))
+      << verdict.summary;
+}
+
+TEST(MemmapState, AZoneSpanLeftBehindFails) {
+  const auto verdict = judge_state(parse_setup_state(state_text(100, 1, 524288)));
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(has(verdict.summary, "zone Device unbound: Device start 0 spanned 524288"))
+      << verdict.summary;
+}
+
+TEST(MemmapState, TheSeriesAgainstTheBaseNamesTheMomentAndTheRun) {
+  const auto base = parse_setup_state(state_text());
+  EXPECT_EQ(judge_state_vs_base(base, base).status, VerdictStatus::k_pass);
+  const auto verdict = judge_state_vs_base(base, parse_setup_state(state_text(100, 0)));
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(has(verdict.summary,
+                  "bound: pageblocks differ at run 2: 1023 pageblock(s) from "
+                  "pfn 0x100200 of migratetype 0, the base has 1023 pageblock(s) "
+                  "from pfn 0x100200 of migratetype 1"))
+      << verdict.summary;
+  const auto leak = judge_state_vs_base(base, parse_setup_state(state_text(164)));
+  EXPECT_TRUE(has(leak.summary,
+                  "unbound: nr_memmap_pages changed by 64 since the bind, the "
+                  "base's by 0"))
+      << leak.summary;
+}
+
+TEST(MemmapState, AMalformedLineIsAnError) {
+  EXPECT_THROW(parse_setup_state("setup x\nvmstat nr 1\n"), Error);
+  EXPECT_THROW(parse_setup_state("setup x\nmoment before\nvmstat nr zz\n"), Error);
+  EXPECT_THROW(parse_setup_state("moment before\n"), Error);
+}
+
+}  // namespace
+}  // namespace kseries::oracle
