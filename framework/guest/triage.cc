@@ -4,6 +4,7 @@
 #include <initializer_list>
 
 #include "core/text.h"
+#include "core/utf8.h"
 
 namespace kseries::guest {
 
@@ -92,7 +93,9 @@ const std::vector<Rule>& rules() {
        }},
       {FindingKind::k_bug,
        [](std::string_view t) {
-         return has_any_prefix(t, {"kernel BUG at ", "BUG: "});
+         // DEBUG_VM's VM_BUG_ON_PAGE() dumps the page and says why before
+         // its "kernel BUG at": the why names the check (PagePoisoned).
+         return has_any_prefix(t, {"kernel BUG at ", "BUG: ", "page dumped because: "});
        }},
       // "WARNING: CPU: N PID: N at " is one case of "WARNING: .* at ".
       {FindingKind::k_warning,
@@ -144,8 +147,16 @@ const char* to_string(FindingKind kind) {
 std::vector<Finding> triage_console(std::string_view console) {
   const auto lines = split_lines(console);
   std::vector<Finding> findings;
+  std::string during;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string text(strip_timestamp(lines[i]));
+    // Guest scripts mark their steps in the kernel log (memmap-state: before
+    // each bind, unbind and reconfiguration), so a splat names its step.
+    constexpr std::string_view k_step = "kseries-step: ";
+    if (const auto at = text.find(k_step); at != std::string::npos) {
+      during = printable_text(std::string_view(text).substr(at + k_step.size(), 120));
+      continue;
+    }
     for (const auto& rule : rules()) {
       if (!rule.matches(text)) {
         continue;
@@ -154,6 +165,7 @@ std::vector<Finding> triage_console(std::string_view console) {
       finding.kind = rule.kind;
       finding.line = static_cast<int>(i + 1);
       finding.title = text;
+      finding.during = during;
       // A panic that follows an oops belongs to the same report but is
       // still its own finding: CI wants both the cause and the outcome.
       std::size_t end = i;

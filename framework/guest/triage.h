@@ -33,6 +33,9 @@ struct Finding {
   int line = 0;         // 1-based line in the console log (0: not from the log)
   std::string title;    // the matching line, timestamp removed
   std::string excerpt;  // the report, up to its end marker or a bounded length
+  // The guest's step when it happened: the last "kseries-step: SETUP STEP"
+  // line before it ("devdax-dev unbind"); "" when the guest wrote none.
+  std::string during;
 };
 
 // Findings in the console log, in log order.

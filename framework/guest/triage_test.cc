@@ -24,6 +24,25 @@ TEST(TriageTest, WarnWithExcerptToEndMarker) {
   EXPECT_EQ(findings[0].excerpt.find("after"), std::string::npos);
 }
 
+// A DEBUG_VM kernel's poisoned-page check during an unbind: the page dump's
+// reason is a finding, and both it and the BUG name the guest's step.
+TEST(TriageTest, AFindingNamesTheGuestsStep) {
+  const char* log =
+      "[ 9.0] kseries-step: devdax-dev bind\n"
+      "[ 9.5] kseries-step: devdax-dev unbind\n"
+      "[ 9.6] page: refcount:-1 mapcount:-1 mapping:ffffffffffffffff index:0xffffffffffffffff\n"
+      "[ 9.7] page dumped because: VM_BUG_ON_PAGE(PagePoisoned(p))\n"
+      "[ 9.8] ------------[ cut here ]------------\n"
+      "[ 9.9] kernel BUG at include/linux/mm.h:1511!\n";
+  const auto findings = triage_console(log);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].title, "page dumped because: VM_BUG_ON_PAGE(PagePoisoned(p))");
+  EXPECT_EQ(findings[0].during, "devdax-dev unbind");
+  EXPECT_EQ(findings[1].kind, FindingKind::k_bug);
+  EXPECT_EQ(findings[1].during, "devdax-dev unbind");
+  EXPECT_EQ(triage_console("[ 1.0] kernel BUG at mm/x.c:1!\n")[0].during, "");
+}
+
 TEST(TriageTest, ClassifiesEachKind) {
   const char* log =
       "[ 1.0] BUG: KASAN: slab-out-of-bounds in memmap_init_compound+0x1/0x2\n"

@@ -142,7 +142,8 @@ void add_boot(Sink& s, const BootRecord& record) {
   for (const auto& finding : record.findings) {
     findings.push_back({{"kind", guest::to_string(finding.kind)},
                         {"line", finding.line},
-                        {"title", finding.title}});
+                        {"title", finding.title},
+                        {"during", finding.during}});
   }
   s.json["boots"].push_back({{"kernel", record.kernel},
                              {"role", role_name(record.role)},
@@ -163,7 +164,8 @@ void add_boot(Sink& s, const BootRecord& record) {
   test.properties = {{"accel", record.run.accel}, {"console", record.run.console.string()}};
   std::string problems;
   for (const auto& finding : record.findings) {
-    problems += std::string(guest::to_string(finding.kind)) + ": " + finding.title + "\n";
+    problems += std::string(guest::to_string(finding.kind)) + ": " + finding.title +
+                (finding.during.empty() ? "" : " (during " + finding.during + ")") + "\n";
     test.detail += finding.excerpt + "\n";
   }
   for (const auto& problem : record.problems) {

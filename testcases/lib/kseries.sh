@@ -51,3 +51,7 @@ kseries_put() {
   echo $(( (offset + size + 4095) / 4096 * 4096 )) >"$KSERIES_OFFSET_FILE"
   kseries_emit blob name="$name" offset="$offset" size="$size" sha256="$sum"
 }
+
+# kseries_step SETUP STEP: a marker in the kernel log ("kseries-step: SETUP
+# STEP"), so the host names the step a splat happened in (guest/triage.h).
+kseries_step() { echo "kseries-step: $*" >/dev/kmsg 2>/dev/null; }

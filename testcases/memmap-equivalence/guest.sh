@@ -56,8 +56,10 @@ work_setup
 # rebind SETUP KIND TRACE: unbind and bind again, tracepoint on or off.
 rebind() {
   local setup=$1 kind=$2 trace=$3
+  kseries_step "$setup" "$kind unbind"
   sysw "$unbindfile" "$bdev" || { problems="$problems $kind unbind: $(err);"; return 1; }
   [ "$trace" = on ] && tp_on
+  kseries_step "$setup" "$kind bind"
   if ! sysw "$bindfile" "$bdev"; then
     tp_off
     problems="$problems $kind bind: $(err) $(dmesg | tail -n 3 | tr '\n' ' ');"
@@ -82,6 +84,7 @@ run_setup() {
   [ "$rc" = 2 ] && { skip "$name" "$setup_skip"; return; }
   [ "$rc" = 0 ] || { fail "$name" "$setup_error"; return; }
   echo -1 >"$PARAMS/unwritten_index"
+  kseries_step "$name" "first bind"
   if ! sysw "$ND/drivers/$drv/bind" "$dev"; then
     fail "$name" "first bind: $(err) $(dmesg | grep -i -m 3 -E 'error|fail|busy|invalid|unsupported' | tr '\n' ' ')"
     free_ns; return
@@ -101,6 +104,7 @@ run_setup() {
     echo -1 >"$PARAMS/unwritten_index"
   fi
 
+  kseries_step "$name" teardown
   pmem_teardown || problems="$problems teardown: $(err);"
   if [ -n "$problems" ]; then
     fail "$name" "$problems"

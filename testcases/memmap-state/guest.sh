@@ -35,8 +35,6 @@ done
 [ -n "$(echo $setups)" ] || setups="fsdax-mem fsdax-dev devdax-mem devdax-dev"
 mmd_load "$module" $setups || exit 0
 
-step() { echo "kseries-step: $1 $2" >/dev/kmsg 2>/dev/null; }
-
 # snapshot FILE MOMENT: the counters and the module's state, appended.
 snapshot() {
   {
@@ -56,21 +54,21 @@ run_setup() {
   [ "$rc" = 0 ] || { fail "$name" "$setup_error"; return; }
   echo "setup $name layout $layout" >"$f"
   snapshot "$f" before
-  step "$name" bind
+  kseries_step "$name" bind
   if ! sysw "$ND/drivers/$drv/bind" "$dev"; then
     fail "$name" "bind: $(err) $(dmesg | grep -i -m 3 -E 'error|fail|busy|invalid|unsupported' | tr '\n' ' ')"
     free_ns; return
   fi
   pmem_bound || { fail "$name" "$setup_error"; free_ns; return; }
   snapshot "$f" bound
-  step "$name" unbind
+  kseries_step "$name" unbind
   sysw "$ND/drivers/$drv/unbind" "$dev" || problems="$problems unbind: $(err);"
   snapshot "$f" unbound
-  step "$name" reconfigure
+  kseries_step "$name" reconfigure
   sysw "$D/namespace" "" || problems="$problems namespace reconfiguration: $(err);"
   free_ns
   snapshot "$f" destroyed
-  step "$name" done
+  kseries_step "$name" done
   kseries_put "$name-state" "$f" || problems="$problems kseries_put failed;"
   rm -f "$f"
   if [ -n "$problems" ]; then
