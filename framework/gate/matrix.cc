@@ -219,7 +219,7 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
 
     if (cell.setups && !known.empty()) {
       for (const auto& setup : *cell.setups) {
-        if (std::find(known.begin(), known.end(), setup) == known.end()) {
+        if (!session::is_known_setup(test_case, setup)) {
           std::string names;
           for (const auto& name : known) {
             names += (names.empty() ? "" : ", ") + name;

@@ -10,8 +10,9 @@
 // or leaves a span behind, memmap accounting that does not shrink back.
 //
 // Two judges: a setup alone (its own arithmetic: the counters return to
-// their value before the bind, the zones to their spans, every pageblock of
-// the initialised range MIGRATE_MOVABLE) and the series kernel against the
+// their value before the bind, every zone but ZONE_DEVICE (which 6.12 never
+// shrinks) to its span, every pageblock of the initialised range
+// MIGRATE_MOVABLE) and the series kernel against the
 // base kernel (every counter's change, every zone and every pageblock run
 // at every moment the same). What the base itself gets wrong is reported as
 // the base's, never blamed on the series.

@@ -62,6 +62,33 @@ std::vector<std::string> known_setups(const cases::CaseDef& test_case) {
   return pmem_case ? k_memmap_setups : std::vector<std::string>{};
 }
 
+bool is_known_setup(const cases::CaseDef& test_case, const std::string& setup) {
+  const auto known = known_setups(test_case);
+  if (std::find(known.begin(), known.end(), setup) != known.end()) {
+    return true;
+  }
+  const bool pmem_case =
+      std::find(test_case.needs.begin(), test_case.needs.end(), "pmem") != test_case.needs.end();
+  if (!pmem_case) {
+    return false;
+  }
+  const auto& layouts = qemu::pmem_layout_names();
+  if (std::find(layouts.begin(), layouts.end(), qemu::setup_layout(setup)) == layouts.end()) {
+    return false;
+  }
+  const std::string plain = qemu::setup_without_layout(setup);
+  for (const std::string type : {"fsdax", "devdax"}) {
+    for (const std::string align : {"", "4k", "2m", "1g"}) {
+      for (const std::string map : {"-mem", "-dev"}) {
+        if (plain == type + align + map) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 std::vector<std::string> split_list(const std::string& text, char separator) {
   std::vector<std::string> items;
   std::istringstream list(text);

@@ -42,6 +42,12 @@ CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& test_case
 // for a case that needs pmem, else none (a case without setups).
 std::vector<std::string> known_setups(const cases::CaseDef& test_case);
 
+// Whether TEST_CASE can run SETUP: one of known_setups(), or for a case
+// that needs pmem any pmem setup name (lib/pmem.sh:
+// <fsdax|devdax>[4k|2m|1g]-<mem|dev>[@LAYOUT], LAYOUT one of
+// qemu/pmem_layout.h's).
+bool is_known_setup(const cases::CaseDef& test_case, const std::string& setup);
+
 // "a,b,c" -> {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> split_list(const std::string& text, char separator = ',');
 
