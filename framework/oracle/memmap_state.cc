@@ -78,12 +78,24 @@ void parse_line(const std::vector<std::string_view>& w, int n, SetupState& state
     m.zones.push_back({std::string(w[1]), number(w[3], n), number(w[5], n), number(w[7], n),
                        static_cast<int>(number(w[9], n))});
   } else if (w[0] == "range" && w.size() == 4) {
-    const auto dash = w[3].find('-');
-    if (dash == std::string_view::npos) {
-      throw usage_error("memmap-state line " + std::to_string(n) + ": init range without '-'");
-    }
-    m.init_start_pfn = number(w[3].substr(0, dash), n);
-    m.init_end_pfn = number(w[3].substr(dash + 1), n);
+    const auto split = [&](std::string_view text, uint64_t& first, uint64_t& last) {
+      const auto dash = text.find('-');
+      if (dash == std::string_view::npos) {
+        throw usage_error("memmap-state line " + std::to_string(n) + ": a range without '-'");
+      }
+      first = number(text.substr(0, dash), n);
+      last = number(text.substr(dash + 1), n);
+    };
+    split(w[1], m.range_start_pfn, m.range_end_pfn);
+    split(w[3], m.init_start_pfn, m.init_end_pfn);
+  } else if (w[0] == "struct_page" && w.size() == 4) {
+    m.struct_page = number(w[1], n);
+    m.section_pages = number(w[3], n);
+  } else if (w[0] == "device" && w.size() == 7) {
+    m.altmap = number(w[2], n) != 0;
+    m.vmemmap_shift = number(w[4], n);
+    m.early_pages = number(w[6], n);
+    m.has_device = true;
   } else if (w[0] == "mt" && w.size() == 4) {
     m.pageblocks.push_back({number(w[1], n), number(w[2], n), number(w[3], n)});
   } else if (w[0] != "pageblocks") {
@@ -107,6 +119,48 @@ int64_t counter(const StateMoment& m, const std::string& name) {
   const auto found = m.vmstat.find(name);
   return found == m.vmstat.end() ? 0 : found->second;
 }
+
+}  // namespace
+
+int64_t expected_memmap_pages(const StateMoment& b, std::string& how) {
+  constexpr uint64_t k_page = 4096, k_reserve_nr = 2;
+  const uint64_t section = b.section_pages ? b.section_pages : 32768;
+  const bool pow2 = b.struct_page && (b.struct_page & (b.struct_page - 1)) == 0;
+  const bool dedup = !b.altmap && b.vmemmap_shift > 0 && pow2;
+  const uint64_t compound = uint64_t{1} << b.vmemmap_shift;
+  int64_t pages = 0;
+  uint64_t counted = 0;
+  // Section by section, as populate_section_memmap() is called; the early
+  // pages lie in whole or partial sections at the range's ends.
+  for (uint64_t pfn = b.range_start_pfn; pfn < b.range_end_pfn;) {
+    const uint64_t end = std::min((pfn / section + 1) * section, b.range_end_pfn);
+    counted += end - pfn;
+    if (!dedup) {
+      pages += static_cast<int64_t>(((end - pfn) * b.struct_page + k_page - 1) / k_page);
+    } else if (compound < section) {
+      pages += static_cast<int64_t>(k_reserve_nr * (end - pfn) / compound);
+    } else if (pfn % compound == 0) {
+      pages += k_reserve_nr;
+    }
+    pfn = end;
+  }
+  // The early pages' memmap is the boot's: not populated by the bind. Their
+  // share, reckoned the same way (they are whole subsections at an end).
+  if (b.early_pages) {
+    const int64_t early =
+        dedup ? static_cast<int64_t>(k_reserve_nr * b.early_pages / compound)
+              : static_cast<int64_t>((b.early_pages * b.struct_page + k_page - 1) / k_page);
+    pages -= early;
+  }
+  how = std::to_string(counted - b.early_pages) + " page(s) outside early sections, " +
+        (dedup ? "a deduplicated vmemmap (" + std::to_string(k_reserve_nr) +
+                     " pages per compound page of " + std::to_string(compound) + ")"
+               : std::to_string(b.struct_page) + "-byte struct pages" +
+                     (b.altmap ? " (the memmap in the device, counted all the same)" : ""));
+  return pages;
+}
+
+namespace {
 
 // The problems of one setup alone, in order.
 std::vector<std::string> own_problems(const SetupState& s) {
@@ -145,6 +199,16 @@ std::vector<std::string> own_problems(const SetupState& s) {
         problems.push_back("zone " + zone.name + " " + later + ": " + zone_text(*now) +
                            ", before the bind " + zone_text(zone));
       }
+    }
+  }
+  // What the memmap costs, from the range, its map and its layout.
+  if (bound->has_device && bound->vmstat.count("nr_memmap_pages")) {
+    std::string how;
+    const int64_t want = expected_memmap_pages(*bound, how);
+    const int64_t got = counter(*bound, "nr_memmap_pages") - counter(*before, "nr_memmap_pages");
+    if (got != want) {
+      problems.push_back("nr_memmap_pages +" + std::to_string(got) + " bound, expected +" +
+                         std::to_string(want) + " (" + how + ")");
     }
   }
   // Every pageblock wholly inside the initialised range: MIGRATE_MOVABLE.

@@ -48,7 +48,24 @@ struct StateMoment {
   std::vector<PageblockRun> pageblocks;  // bound only: the device range's
   uint64_t init_start_pfn = 0, init_end_pfn = 0;
   unsigned pageblock_order = 9;
+  // The device range as mapped (bound): what its memmap costs.
+  uint64_t range_start_pfn = 0, range_end_pfn = 0;
+  uint64_t struct_page = 0, section_pages = 0;
+  bool altmap = false;
+  uint64_t vmemmap_shift = 0;
+  uint64_t early_pages = 0;  // in sections shared with boot RAM (the boot's memmap)
+  bool has_device = false;   // the "device" line was there
 };
+
+// What a bind of the range STATE describes should add to nr_memmap_pages
+// (mm/sparse-vmemmap.c, section_nr_vmemmap_pages()): the memmap's pages,
+// DIV_ROUND_UP(pages * sizeof(struct page), PAGE_SIZE) per section, of the
+// pages outside early sections (theirs is the boot's); for a devdax range
+// with the memmap in RAM and a power-of-two struct page (its vmemmap
+// deduplicated) VMEMMAP_RESERVE_NR = 2 pages per compound page, or per
+// section that starts a compound page larger than a section. Also says how
+// it was reckoned.
+int64_t expected_memmap_pages(const StateMoment& bound, std::string& how);
 
 struct SetupState {
   std::string setup;

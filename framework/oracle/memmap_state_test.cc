@@ -93,6 +93,50 @@ TEST(MemmapState, TheSeriesAgainstTheBaseNamesTheMomentAndTheRun) {
       << leak.summary;
 }
 
+// The figures measured on 6.12.118 (2026-12-06, testcases/memmap-state):
+// 2 GiB at 4 GiB fsdax-mem +8192, devdax-mem +2048, devdax1g-mem +4, any
+// map=dev +8192; 448 MiB sharing its first section with boot RAM: fsdax-mem
+// +1536, devdax-mem +384.
+TEST(MemmapState, TheMemmapsCostIsReckonedFromTheRangeItsMapAndItsLayout) {
+  StateMoment m;
+  m.range_start_pfn = 0x100000;
+  m.range_end_pfn = 0x180000;
+  m.struct_page = 64;
+  m.section_pages = 32768;
+  m.has_device = true;
+  std::string how;
+  EXPECT_EQ(expected_memmap_pages(m, how), 8192);  // fsdax-mem (vmemmap_shift 0)
+  m.vmemmap_shift = 9;
+  EXPECT_EQ(expected_memmap_pages(m, how), 2048);  // devdax-mem
+  m.vmemmap_shift = 18;
+  EXPECT_EQ(expected_memmap_pages(m, how), 4);  // devdax1g-mem
+  m.altmap = true;
+  EXPECT_EQ(expected_memmap_pages(m, how), 8192);  // devdax1g-dev: in the device, counted
+  m.altmap = false;
+  m.range_start_pfn = 0x184000;  // 448 MiB, 64 MiB into its first section
+  m.range_end_pfn = 0x1a0000;
+  m.early_pages = 16384;
+  m.vmemmap_shift = 0;
+  EXPECT_EQ(expected_memmap_pages(m, how), 1536);
+  m.vmemmap_shift = 9;
+  EXPECT_EQ(expected_memmap_pages(m, how), 384);
+  EXPECT_NE(how.find("98304 page(s) outside early sections"), std::string::npos) << how;
+}
+
+TEST(MemmapState, AMemmapCostOtherThanReckonedFails) {
+  std::string text = state_text();
+  const std::string range = "range 0x100000-0x180000 init 0x100000-0x180000\nmt";
+  text.replace(text.find(range), range.size(),
+               "struct_page 64 section_pages 32768\ndevice altmap 0 vmemmap_shift 9 "
+               "early_pages 0\nrange 0x100000-0x180000 init 0x100000-0x180000\nmt");
+  EXPECT_EQ(judge_state(parse_setup_state(text)).status, VerdictStatus::k_pass);
+  text.replace(text.find("vmemmap_shift 9"), 15, "vmemmap_shift 0");
+  const auto verdict = judge_state(parse_setup_state(text));
+  EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
+  EXPECT_NE(verdict.summary.find("nr_memmap_pages +2048 bound, expected +8192"), std::string::npos)
+      << verdict.summary;
+}
+
 TEST(MemmapState, AMalformedLineIsAnError) {
   EXPECT_THROW(parse_setup_state("setup x\nvmstat nr 1\n"), Error);
   EXPECT_THROW(parse_setup_state("setup x\nmoment before\nvmstat nr zz\n"), Error);

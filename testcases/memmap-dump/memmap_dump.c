@@ -720,6 +720,8 @@ static int mmd_state_show(struct seq_file *m, void *v)
 	mutex_unlock(&mmd_lock);
 	pgdat = NODE_DATA(c.pgmap ? c.nid : first_online_node);
 	seq_printf(m, "node %d pageblock_order %u\n", pgdat->node_id, (unsigned)pageblock_order);
+	seq_printf(m, "struct_page %zu section_pages %lu\n", sizeof(struct page),
+		   (unsigned long)PAGES_PER_SECTION);
 	for (i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *zone = &pgdat->node_zones[i];
 
@@ -732,6 +734,18 @@ static int mmd_state_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "range %#lx-%#lx init %#lx-%#lx\n", c.range_start_pfn, c.range_end_pfn,
 		   c.init_start_pfn, c.init_end_pfn);
+	/* Pages of the range in early sections (shared with boot RAM): their
+	 * memmap is the boot's, not populated (nor counted) by the bind. */
+	for (pfn = c.range_start_pfn; pfn < c.range_end_pfn;
+	     pfn = ALIGN(pfn + 1, PAGES_PER_SECTION)) {
+		unsigned long end = min(ALIGN(pfn + 1, PAGES_PER_SECTION), c.range_end_pfn);
+
+		if (valid_section_nr(pfn_to_section_nr(pfn)) && early_section(__pfn_to_section(pfn)))
+			blocks += end - pfn;
+	}
+	seq_printf(m, "device altmap %d vmemmap_shift %lu early_pages %lu\n", c.altmap_valid,
+		   c.vmemmap_shift, blocks);
+	blocks = 0;
 	for (pfn = ALIGN_DOWN(c.range_start_pfn, pageblock_nr_pages); pfn < c.range_end_pfn;
 	     pfn += pageblock_nr_pages) {
 		unsigned long mt;
