@@ -338,13 +338,17 @@ SetupVerdict judge_state(const SetupState& state) {
     counters += (counters.empty() ? "" : ", ") + name + " " +
                 std::to_string(value - counter(*before, name)) + " bound";
   }
+  std::string reckoned;
+  if (bound->has_device) {
+    std::string how;
+    reckoned =
+        " as reckoned (+" + std::to_string(expected_memmap_pages(*bound, how)) + ": " + how + ")";
+  }
   return {state.setup, VerdictStatus::k_pass,
-          "teardown gives everything back (" + counters +
-              ", then 0; every zone's span as "
-              "before); " +
+          "the memmap costs " + counters + reckoned +
+              "; teardown gives it back (0), every zone but ZONE_DEVICE as before; " +
               std::to_string(blocks) +
-              " pageblock(s) of the range, each of the "
-              "initialised range MIGRATE_MOVABLE (layout " +
+              " pageblock(s) of the range, each of the initialised range MIGRATE_MOVABLE (layout " +
               state.layout + ")",
           ""};
 }

@@ -48,7 +48,10 @@ TEST(MemmapState, ATeardownThatGivesEverythingBackPasses) {
   ASSERT_EQ(state.moments.size(), 4u);
   const auto verdict = judge_state(state);
   EXPECT_EQ(verdict.status, VerdictStatus::k_pass) << verdict.summary;
-  EXPECT_TRUE(has(verdict.summary, "nr_memmap_pages 2048 bound")) << verdict.summary;
+  EXPECT_TRUE(has(verdict.summary,
+                  "the memmap costs nr_memmap_boot_pages 0 bound, "
+                  "nr_memmap_pages 2048 bound"))
+      << verdict.summary;
   EXPECT_TRUE(has(verdict.summary, "1024 pageblock(s)")) << verdict.summary;
 }
 
