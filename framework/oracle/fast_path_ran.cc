@@ -60,6 +60,21 @@ FastPathEvidence fast_path_evidence(const std::vector<double>& base,
   return {PathRan::k_inconclusive, facts + "; boot under --clock icount to decide"};
 }
 
+FastPathEvidence fast_path_from_counts(double fast, double slow) {
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "the fast bind called the slow path's __init_zone_device_page() %.0f time(s), "
+                "the slow bind %.0f",
+                fast, slow);
+  if (slow <= 0) {
+    return {PathRan::k_inconclusive, std::string(text) + " (nothing to compare with)"};
+  }
+  if (fast >= k_slow_share_when_not_run * slow) {
+    return {PathRan::k_did_not_run, std::string(text) + ": every struct page took the slow path"};
+  }
+  return {PathRan::k_ran, text};
+}
+
 SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& evidence,
                                   bool slow_path_by_contract) {
   switch (evidence.ran) {

@@ -22,11 +22,22 @@
 
 namespace kseries::oracle {
 
-// Under the instruction clock, a fast-bind work within this share of the
-// base's is the base's own work: the series' code did not run. 40 times
-// icount's noise, 30 times smaller than the least change a template fast
-// path makes (v10 prefix 5, devdax: -63.7 %; fsdax -38.5 %).
-inline constexpr double k_same_work_share = 0.01;
+// The first evidence is the series kernel's own: how often its fast bind
+// took the slow path's per-struct-page init, __init_zone_device_page() (a
+// static function of the base every revision keeps, counted by a kprobe),
+// against its slow bind. A fast bind that calls it for at least this share
+// of the slow bind's struct pages took the slow path for every page.
+inline constexpr double k_slow_share_when_not_run = 0.9;
+
+// Without that count (the function renamed or inlined), the work: under the
+// instruction clock a fast-bind work within this share of the base's is
+// taken for the base's own. The series' own slow path is not the base's to
+// the instruction: measured on 6.12.118 with v10's fast path compiled out,
+// +1.1 % to +2.3 % (2026-12-06); a fast path changes it by tens of percent
+// (v10: -23 % fsdax-mem, -28 % devdax-mem with the dumper's poisoning in the
+// window) but v6's fsdax by only -6.8 % (memmap_init_vns, lab notes): the
+// work is the weaker evidence, used only when the count is missing.
+inline constexpr double k_same_work_share = 0.03;
 
 enum class PathRan { k_ran, k_did_not_run, k_inconclusive };
 
@@ -40,6 +51,10 @@ struct FastPathEvidence {
 // setup.
 FastPathEvidence fast_path_evidence(const std::vector<double>& base,
                                     const std::vector<double>& candidate, WorkClock clock);
+
+// The series kernel's own count: __init_zone_device_page() calls in a fast
+// bind (FAST) and in the slow bind (SLOW) of the same setup.
+FastPathEvidence fast_path_from_counts(double fast, double slow);
 
 // What a fast-vs-slow (or series-vs-base) verdict of the series kernel
 // becomes once the evidence is in. VERDICT is the comparison's own.

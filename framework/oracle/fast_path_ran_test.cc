@@ -49,6 +49,29 @@ TEST(FastPathRan, ASlowPathByContractIsNotApplicable) {
       << verdict.summary;
 }
 
+// The series kernel's own count, the first evidence: v10's fast bind of
+// fsdax-mem on 6.12.118 seeds its template with one call; a kernel with the
+// fast path compiled out calls it for every struct page, as its slow bind.
+TEST(FastPathRan, TheSlowPathsOwnCountDecidesWhereItExists) {
+  EXPECT_EQ(fast_path_from_counts(1, 524288).ran, PathRan::k_ran);
+  const auto none = fast_path_from_counts(524288, 524288);
+  EXPECT_EQ(none.ran, PathRan::k_did_not_run);
+  EXPECT_TRUE(has(none.facts,
+                  "the fast bind called the slow path's __init_zone_device_page() "
+                  "524288 time(s), the slow bind 524288: every struct page took "
+                  "the slow path"))
+      << none.facts;
+  EXPECT_EQ(fast_path_from_counts(0, 0).ran, PathRan::k_inconclusive);
+}
+
+// A kernel whose slow path is the series' own drifts from the base's by a few
+// percent (v10 with its fast path compiled out: +1.1 % to +2.3 %): not a
+// fast path.
+TEST(FastPathRan, ASlowPathThatDriftsAFewPercentIsNotAFastPath) {
+  EXPECT_EQ(fast_path_evidence(Work{29550820}, Work{30217780}, WorkClock::k_instructions).ran,
+            PathRan::k_did_not_run);
+}
+
 TEST(FastPathRan, NoWorkMeasuredIsInconclusiveAndFails) {
   const auto evidence = fast_path_evidence(Work{41000000}, Work{}, WorkClock::k_instructions);
   EXPECT_EQ(evidence.ran, PathRan::k_inconclusive);

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cases/case_def.h"
 #include "core/error.h"
 #include "guest/case_status.h"
+#include "guest/protocol.h"
 #include "memcost/symbols.h"
 #include "oracle/fast_path_ran.h"
 #include "oracle/nt_ordering.h"
@@ -32,11 +34,42 @@ std::vector<double> work_of(const BootRecord& record, const std::string& setup) 
 // oracle/fast_path_ran.h. Without a claim of a new path (the candidate
 // changes none of the case's path files, or the target keeps it on the slow
 // path), a path that did not run is "not applicable", never an error.
+// The candidate's own count of slow-path inits in its fast and slow binds of
+// SETUP (testcases/lib/memmap.sh: slow_init_calls), when it has both.
+std::optional<std::pair<double, double>> slow_init_counts(const BootRecord& record,
+                                                          const std::string& setup) {
+  std::optional<double> fast, slow;
+  for (const auto& m : guest::measurements(record.events)) {
+    if (m.metric == "slow_init_calls" && m.setup == setup) {
+      (m.kind == "fast" ? fast : slow) = m.value;
+    }
+  }
+  if (!fast || !slow) {
+    return std::nullopt;
+  }
+  return std::make_pair(*fast, *slow);
+}
+
+// The evidence that the candidate's new path ran on SETUP: its own count of
+// slow-path inits when it has one (the work of the fast bind beside it),
+// else its fast-bind work against the baseline's.
+oracle::FastPathEvidence new_path_evidence(const std::string& setup, const BootRecord& baseline,
+                                           const BootRecord& candidate) {
+  auto by_work = oracle::fast_path_evidence(work_of(baseline, setup), work_of(candidate, setup),
+                                            work_clock(baseline, candidate));
+  const auto counts = slow_init_counts(candidate, setup);
+  if (!counts) {
+    by_work.facts += " (no count of __init_zone_device_page() calls: the work decides)";
+    return by_work;
+  }
+  auto by_count = oracle::fast_path_from_counts(counts->first, counts->second);
+  by_count.facts += "; " + by_work.facts;
+  return by_count;
+}
+
 oracle::SetupVerdict settle(oracle::SetupVerdict verdict, const BootRecord& baseline,
                             const BootRecord& candidate) {
-  const auto evidence = oracle::fast_path_evidence(work_of(baseline, verdict.setup),
-                                                   work_of(candidate, verdict.setup),
-                                                   work_clock(baseline, candidate));
+  const auto evidence = new_path_evidence(verdict.setup, baseline, candidate);
   const NewPath& path = candidate.new_path;
   if (evidence.ran == oracle::PathRan::k_did_not_run && !path.expected() &&
       !path.slow_path_by_contract) {

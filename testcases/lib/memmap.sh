@@ -78,3 +78,40 @@ work_end() {
   [ "${2:-0}" -ge 1 ] || { problems="$problems the fast bind left no $FN call in the trace;"; return 1; }
   kseries_measure "$1" 1 memmap_init_ns "$3" ns kind=work calls="$2"
 }
+
+# The slow path's own count, the evidence that does not depend on how much
+# work either path does (issue 45): a kprobe event on
+# __init_zone_device_page() (the base's per-struct-page init, a static
+# function every revision keeps; GCC may clone it: .constprop.0), counted in
+# a trace instance of its own around a bind. The slow bind calls it once per
+# struct page it writes; a fast path that runs calls it for its template
+# only. Sent as slow_init_calls kind=fast|slow; without the symbol (renamed
+# or inlined) nothing is sent and the host falls back on the work.
+SI=/sys/kernel/tracing/instances/kseries-slowinit
+have_si=0
+slowinit_setup() {
+  local sym
+  sym=$(awk '$3 == "__init_zone_device_page" || index($3, "__init_zone_device_page.") == 1 { print $3; exit }' /proc/kallsyms)
+  [ -n "$sym" ] || return 0
+  echo "p:kseries/slowinit $sym" >>/sys/kernel/tracing/kprobe_events 2>/dev/null || return 0
+  mkdir -p "$SI" 2>/dev/null
+  echo 64 >"$SI/buffer_size_kb" 2>/dev/null
+  [ -w "$SI/events/kseries/slowinit/enable" ] && have_si=1
+}
+slowinit_begin() {
+  [ "$have_si" = 1 ] || return 0
+  echo >"$SI/trace"
+  echo 1 >"$SI/events/kseries/slowinit/enable"
+}
+# slowinit_end SETUP KIND: the calls since slowinit_begin (kept + overwritten).
+slowinit_end() {
+  [ "$have_si" = 1 ] || return 0
+  echo 0 >"$SI/events/kseries/slowinit/enable"
+  kseries_measure "$1" 0 slow_init_calls \
+    "$(cat "$SI"/per_cpu/cpu*/stats | awk '/^entries:/ || /^overrun:/ { n += $2 } END { print n + 0 }')" \
+    count kind="$2"
+}
+slowinit_teardown() {
+  [ "$have_si" = 1 ] || return 0
+  echo "-:kseries/slowinit" >>/sys/kernel/tracing/kprobe_events 2>/dev/null
+}

@@ -52,6 +52,7 @@ case "$unwritten" in off | [0-9]*) ;; *) fail arguments "unwritten must be a num
 mmd_load "$module" $setups || exit 0
 tp_setup
 work_setup
+slowinit_setup
 
 # rebind SETUP KIND TRACE: unbind and bind again, tracepoint on or off.
 rebind() {
@@ -94,14 +95,19 @@ run_setup() {
   work_begin
   rebind "$name" fast off && work_end "$name" && mmd_dump "$name" fast
   if [ "$have_tp" = 1 ]; then
-    rebind "$name" slow on && mmd_dump "$name" slow
+    slowinit_begin
+    rebind "$name" slow on && slowinit_end "$name" slow && mmd_dump "$name" slow
   else
     problems="$problems no page_ref/page_ref_set event (CONFIG_DEBUG_PAGE_REF off?): no slow-path dump;"
   fi
   if [ "$unwritten" != off ]; then
     echo "$unwritten" >"$PARAMS/unwritten_index"
-    rebind "$name" unwritten off && mmd_dump "$name" unwritten
+    slowinit_begin
+    rebind "$name" unwritten off && slowinit_end "$name" fast && mmd_dump "$name" unwritten
     echo -1 >"$PARAMS/unwritten_index"
+  elif [ "$have_si" = 1 ]; then
+    slowinit_begin
+    rebind "$name" counted off && slowinit_end "$name" fast
   fi
 
   kseries_step "$name" teardown
@@ -118,5 +124,6 @@ for s in $setups; do
 done
 tp_off
 trace_teardown
+slowinit_teardown
 rmmod memmap_dump 2>/dev/null
 exit 0

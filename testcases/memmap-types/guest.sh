@@ -50,6 +50,7 @@ fi
 
 tp_setup
 work_setup
+slowinit_setup
 
 # The series' fast-path function, counted by a kprobe event during the fast
 # create (informational: the host's verdict is the dump comparison). GCC may
@@ -112,14 +113,16 @@ run_setup() {
   create "$name" fast "$shift_" off 1 && work_end "$name" && mmd_dump "$name" fast
   destroy
   if [ "$have_tp" = 1 ]; then
-    create "$name" slow "$shift_" on 0 && mmd_dump "$name" slow
+    slowinit_begin
+    create "$name" slow "$shift_" on 0 && slowinit_end "$name" slow && mmd_dump "$name" slow
     destroy
   else
     problems="$problems no page_ref/page_ref_set event (CONFIG_DEBUG_PAGE_REF off?): no slow-path dump;"
   fi
   if [ "$unwritten" != off ]; then
     echo "$unwritten" >"$PARAMS/unwritten_index"
-    create "$name" unwritten "$shift_" off 0 && mmd_dump "$name" unwritten
+    slowinit_begin
+    create "$name" unwritten "$shift_" off 0 && slowinit_end "$name" fast && mmd_dump "$name" unwritten
     echo -1 >"$PARAMS/unwritten_index"
     destroy
   fi
@@ -142,6 +145,7 @@ for s in $setups; do
 done
 tp_off
 trace_teardown
+slowinit_teardown
 [ "$have_fp" = 1 ] && echo "-:kseries/fastpath" >>"$T/kprobe_events" 2>/dev/null
 rmmod memmap_dump 2>/dev/null
 exit 0
