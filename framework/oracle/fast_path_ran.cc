@@ -89,8 +89,8 @@ SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& 
     case PathRan::k_did_not_run:
       if (slow_path_by_contract) {
         return {verdict.setup, VerdictStatus::k_skip,
-                "not applicable: the series keeps to the slow path on this target, as its "
-                "contract says for sanitizer builds (" +
+                "not applicable: the series keeps to the slow path here, as its contract says "
+                "for sanitizer builds and while page_ref_set is on (" +
                     evidence.facts + "), so fast vs slow compared the slow path with itself",
                 verdict.details};
       }

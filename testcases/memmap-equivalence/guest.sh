@@ -94,6 +94,11 @@ run_setup() {
 
   work_begin
   rebind "$name" fast off && work_end "$name" && mmd_dump "$name" fast
+  # page_ref_set enabled outside this script (the top trace instance, e.g.
+  # trace_event= on the command line): the fast bind was a slow bind by the
+  # series' contract, and the host says "not applicable".
+  [ "$(cat /sys/kernel/tracing/events/page_ref/page_ref_set/enable 2>/dev/null)" = 1 ] \
+    && kseries_measure "$name" 0 tracepoint_on_in_fast_bind 1 count
   if [ "$have_tp" = 1 ]; then
     slowinit_begin
     rebind "$name" slow on && slowinit_end "$name" slow && mmd_dump "$name" slow
