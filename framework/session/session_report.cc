@@ -98,6 +98,15 @@ void add_header(Sink& s, const std::vector<KernelUnderTest>& kernels, int boots)
                         {"accel_note", f.accel_note},
                         {"target", f.target},
                         {"case", f.test_case}};
+  if (!f.layouts.empty()) {
+    std::string joined;
+    for (const auto& layout : f.layouts) {
+      joined += (joined.empty() ? "" : "; ") + layout;
+    }
+    s.out << "pmem layouts: " << joined << "\n";
+    s.json["layouts"] = f.layouts;
+    s.suite.properties.emplace_back("layouts", joined);
+  }
   if (!f.memory_model.empty()) {
     s.out << "memory model: " << f.memory_model << "\n";
     s.json["memory_model"] = f.memory_model;

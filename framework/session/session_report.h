@@ -34,6 +34,9 @@ struct SessionFacts {
   std::string memory_model{};  // the memory clock's profile, described ("" otherwise)
   std::optional<memcost::MachineProfile> memory_profile{};  // the same, to split its terms
   NewPath new_path{};  // whether the candidate changes the case's path (session/new_path.h)
+  // Where the namespaces of the setups lay ("aligned: 2048M at 4096M", ...;
+  // qemu/pmem_layout.h), for every report: empty for a case without pmem.
+  std::vector<std::string> layouts{};
 };
 
 struct SessionReport {

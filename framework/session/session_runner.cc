@@ -179,12 +179,15 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.guest_cmdline = plan.guest_cmdline;
   spec.setups = plan.setups;
   spec.vm.pmem_layouts = plan.layouts;
-  if (!plan.layouts.empty()) {
+  const bool pmem_case = std::find(request.test_case.needs.begin(), request.test_case.needs.end(),
+                                   "pmem") != request.test_case.needs.end();
+  if (pmem_case && spec.vm.pmem == qemu::PmemTopology::k_legacy && spec.vm.arch == "x86_64") {
     for (const auto& region :
          qemu::pmem_regions(qemu::parse_memory_size(spec.vm.pmem_offset),
                             qemu::parse_memory_size(spec.vm.pmem_size), plan.layouts)) {
-      status.progress("pmem layout " + region.layout + ": " + std::to_string(region.size >> 20) +
-                      "M at " + std::to_string(region.offset >> 20) + "M");
+      facts.layouts.push_back(region.layout + ": " + std::to_string(region.size >> 20) + "M at " +
+                              std::to_string(region.offset >> 20) + "M");
+      status.progress("pmem layout " + facts.layouts.back());
     }
   }
   spec.oracle = oracle;
