@@ -5,16 +5,13 @@
 #include <cstdio>
 
 #include "stats/compare.h"
+#include "stats/summary.h"
 
 namespace kseries::oracle {
 
 namespace {
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
+double median(const std::vector<double>& values) { return stats::median(values); }
 
 std::string percent(double fraction) {
   char text[32];

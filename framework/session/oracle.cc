@@ -249,12 +249,7 @@ class MemmapStateOracle final : public Oracle {
       if (candidate.role != KernelRole::k_candidate) {
         continue;
       }
-      BootRecord* baseline = nullptr;
-      for (auto& r : records) {
-        if (is_baseline(r.role) && r.round == candidate.round) {
-          baseline = &r;
-        }
-      }
+      auto* baseline = const_cast<BootRecord*>(baseline_of(records, candidate));
       if (!baseline) {
         continue;
       }

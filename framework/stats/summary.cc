@@ -73,4 +73,13 @@ Summary summarize(std::span<const double> samples, const BootstrapOptions& optio
   return summary;
 }
 
+double median(std::span<const double> samples) {
+  if (samples.empty()) {
+    return 0;
+  }
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  return quantile_of_sorted(sorted, 0.5);
+}
+
 }  // namespace kseries::stats

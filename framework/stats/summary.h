@@ -32,6 +32,9 @@ struct Summary {
 // index.
 Summary summarize(std::span<const double> samples, const BootstrapOptions& options = {});
 
+// The median (the mean of the two middle values when n is even); 0 for none.
+double median(std::span<const double> samples);
+
 // The mean with floor(fraction * n) values cut from each end of the sorted
 // samples (scipy.stats.trim_mean's rounding). fraction in [0, 0.5).
 double trimmed_mean(std::span<const double> samples, double fraction = k_trim_fraction);

@@ -94,3 +94,15 @@ TEST(StatsSummaryTest, NonFiniteSampleIsRejectedWithItsIndex) {
 
 }  // namespace
 }  // namespace kseries::stats
+
+namespace kseries::stats {
+namespace {
+
+TEST(MedianTest, TheMiddleValueOrTheMeanOfTheTwo) {
+  EXPECT_EQ(median(std::vector<double>{}), 0);
+  EXPECT_EQ(median(std::vector<double>{5, 1, 3}), 3);
+  EXPECT_EQ(median(std::vector<double>{4, 1, 3, 2}), 2.5);
+}
+
+}  // namespace
+}  // namespace kseries::stats
