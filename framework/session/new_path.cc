@@ -60,8 +60,20 @@ std::set<std::string> called_names(const coverage::SourceText& source, const Fun
   return names;
 }
 
+// Whether a line a diff adds or removes holds code: not blank, not only a
+// comment (a line of one, or the inside of a block comment), not only braces
+// and semicolons. A change to comments alone changes no work.
+bool holds_code(std::string_view line) {
+  const auto text = trim(line);
+  if (text.empty() || text.starts_with("//") || text.starts_with("/*") || text.starts_with("*")) {
+    return false;
+  }
+  return text.find_first_not_of("{};") != std::string_view::npos;
+}
+
 // Old-side lines of FILE that the diff FROM..TO changes (a pure insertion
-// marks the lines on both sides of it).
+// marks the lines on both sides of it); hunks that change no code line are
+// left out.
 std::vector<int> changed_lines(const git::Store& store, const git_oid& from, const git_oid& to,
                                const std::string& file) {
   git::TreePtr old_tree = store.commit_tree(from);
@@ -82,7 +94,19 @@ std::vector<int> changed_lines(const git::Store& store, const git_oid& from, con
     std::unique_ptr<git_patch, void (*)(git_patch*)> patch(patch_raw, git_patch_free);
     for (std::size_t h = 0; h < git_patch_num_hunks(patch.get()); ++h) {
       const git_diff_hunk* hunk = nullptr;
-      git::check(git_patch_get_hunk(&hunk, nullptr, patch.get(), h), "cannot read a hunk");
+      std::size_t count = 0;
+      git::check(git_patch_get_hunk(&hunk, &count, patch.get(), h), "cannot read a hunk");
+      bool code = false;
+      for (std::size_t l = 0; l < count && !code; ++l) {
+        const git_diff_line* line = nullptr;
+        if (git_patch_get_line_in_hunk(&line, patch.get(), h, l) == 0 &&
+            (line->origin == GIT_DIFF_LINE_ADDITION || line->origin == GIT_DIFF_LINE_DELETION)) {
+          code = holds_code(std::string_view(line->content, line->content_len));
+        }
+      }
+      if (!code) {
+        continue;
+      }
       if (hunk->old_lines == 0) {
         lines.push_back(hunk->old_start);
         lines.push_back(hunk->old_start + 1);

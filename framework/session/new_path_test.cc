@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "git/libgit2.h"
+#include "testing/temp_dir.h"
+
 namespace kseries::session {
 namespace {
 
@@ -40,6 +43,35 @@ TEST(NewPathTest, ALineElsewhereInTheFileIsNot) {
   EXPECT_TRUE(changed_functions(k_file, "memmap_init_zone_device", {10}).empty());
   EXPECT_TRUE(changed_functions(k_file, "memmap_init_zone_device", {1, 2}).empty());
   EXPECT_TRUE(changed_functions(k_file, "no_such_function", {16}).empty());
+}
+
+// From a repository: a commit that changes only a comment inside the root
+// claims nothing (it changes no work); one that changes a statement does.
+TEST(NewPathTest, ACommentChangeIsNoChangeOfThePath) {
+  git::Session session;
+  testing::TempDir tmp;
+  const auto src = tmp / "linux";
+  testing::put_file(src / "mm/mm_init.c", k_file);
+  testing::git(src, {"init", "-q"});
+  testing::git(src, {"add", "-A"});
+  testing::git(src, {"commit", "-q", "-m", "base"});
+  std::string text = k_file;
+  text.replace(text.find("\tinit_one(pfn_to_page(start_pfn));"), 0, "\t/* one page */\n");
+  testing::put_file(src / "mm/mm_init.c", text);
+  testing::git(src, {"commit", "-q", "-am", "comment"});
+  text.replace(text.find("page->flags = 0;"), 16, "page->flags = 1;");
+  testing::put_file(src / "mm/mm_init.c", text);
+  testing::git(src, {"commit", "-q", "-am", "code"});
+  git::Store store(tmp / "store.git");
+  const git_oid base = store.borrow_commit(src, "HEAD~2");
+  const git_oid comment = store.borrow_commit(src, "HEAD~1");
+  const git_oid code = store.borrow_commit(src, "HEAD");
+  const std::vector<std::string> path{"mm/mm_init.c:memmap_init_zone_device"};
+  EXPECT_TRUE(changed_path(store, base, comment, path).empty());
+  EXPECT_EQ(changed_path(store, base, code, path),
+            std::vector<std::string>{"mm/mm_init.c:memmap_init_zone_device (init_one)"});
+  EXPECT_EQ(changed_path(store, base, code, {"mm/mm_init.c"}),
+            std::vector<std::string>{"mm/mm_init.c"});
 }
 
 TEST(NewPathTest, ASanitizerTargetKeepsTheSeriesOnTheSlowPathByContract) {
