@@ -1,5 +1,6 @@
 #include "session/session_report.h"
 
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -423,6 +424,43 @@ void add_power(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b) {
   }
 }
 
+// A guest's "pass" for a setup is only "the evidence was collected": when
+// every verdict the oracle gave on that setup of that kernel is "not
+// applicable" (the base's one path, a series whose new path is not there
+// by contract), the setup is not applicable too, and a session where that
+// holds for every setup is one (the gate's cell: skip), never a pass.
+void settle_result_rows(Sink& s) {
+  if (!s.facts.oracle) {
+    return;
+  }
+  // (kernel, setup #round) -> whether any verdict on it was not a skip.
+  std::map<std::pair<std::string, std::string>, bool> judged;
+  const std::string oracle_prefix = "oracle." + s.facts.target + "." + s.facts.test_case + ".";
+  for (const auto& test : s.suite.cases) {
+    if (test.classname.rfind(oracle_prefix, 0) != 0) {
+      continue;
+    }
+    std::string kernel = test.classname.substr(oracle_prefix.size());
+    if (kernel.size() > 8 && kernel.ends_with("-vs-base")) {
+      kernel.resize(kernel.size() - 8);
+    }
+    auto& any = judged[{kernel, test.name}];
+    any = any || test.status != report::CaseStatus::k_skipped;
+  }
+  const std::string case_prefix = "case." + s.facts.target + "." + s.facts.test_case + ".";
+  for (auto& test : s.suite.cases) {
+    if (test.classname.rfind(case_prefix, 0) != 0 || test.status != report::CaseStatus::k_passed) {
+      continue;
+    }
+    const auto found =
+        judged.find({file_safe(test.classname.substr(case_prefix.size())), test.name});
+    if (found != judged.end() && !found->second) {
+      test.status = report::CaseStatus::k_skipped;
+      test.message = "not applicable (every verdict of the oracle on it): " + test.message;
+    }
+  }
+}
+
 }  // namespace
 
 void add_skipped_setups(const SessionFacts& facts, std::string& text, report::TestSuite& suite) {
@@ -462,6 +500,7 @@ SessionReport render_session(const SessionFacts& facts, const std::vector<Kernel
       add_verdict(s, pair.verdict, label, pair.candidate->round);
     }
   }
+  settle_result_rows(s);
   add_kernel_tables(s, kernels);
   if (kernels.size() == 2) {
     add_comparison(s, kernels[0], kernels[1]);

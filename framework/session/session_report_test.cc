@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "report/junit.h"
+#include "session/oracle.h"
+
 namespace kseries::session {
 namespace {
 
@@ -73,6 +76,39 @@ TEST(SessionReport, AResultStatusOtherThanPassOrSkipFails) {
     }
     EXPECT_TRUE(failed_case) << status;
   }
+}
+
+// A guest's "pass" only says the evidence was collected: a setup every
+// oracle verdict of which is "not applicable" is not applicable, and a
+// session of such setups is not a pass (the gate's cell: skip).
+TEST(SessionReport, ASetupWhoseEveryVerdictIsNotApplicableIsNotApplicable) {
+  SessionFacts facts;
+  facts.target = "kasan";
+  facts.test_case = "memmap-equivalence";
+  Quiet quiet;
+  BootRecord record;
+  record.kernel = "zone-device-memmap/v10";
+  record.role = KernelRole::k_candidate;
+  record.powered_off = true;
+  record.events = guest::parse_protocol(
+      "KSERIES result status=pass subject=fsdax-mem reason=dumps collected\n"
+      "KSERIES result status=pass subject=devdax-mem reason=dumps collected\n");
+  record.verdicts = {{"fsdax-mem", oracle::VerdictStatus::k_skip, "not applicable: x", ""},
+                     {"devdax-mem", oracle::VerdictStatus::k_skip, "not applicable: y", ""}};
+  BootRecord base = record;
+  base.kernel = "base";
+  base.role = KernelRole::k_base;
+  SessionResult result;
+  result.records = {base, record};
+  result.boots = 1;
+  facts.oracle = find_oracle("memmap-equivalence");
+  auto report = render_session(facts, {}, result, quiet);
+  EXPECT_FALSE(report.failed);
+  EXPECT_TRUE(report::only_boots_ran(report.suite));
+  // One setup with a real verdict: that setup passes, the session too.
+  result.records[1].verdicts[1].status = oracle::VerdictStatus::k_pass;
+  report = render_session(facts, {}, result, quiet);
+  EXPECT_FALSE(report::only_boots_ran(report.suite));
 }
 
 }  // namespace
