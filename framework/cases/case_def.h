@@ -9,10 +9,6 @@
 
 namespace kseries::cases {
 
-// The host oracles a case.conf may name (`oracle:`); session/oracle.h has one
-// Oracle per name (a unit test holds the two lists together).
-const std::vector<std::string>& oracle_names();
-
 struct CaseDef {
   std::string name;
   std::filesystem::path dir;

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "kernel/target.h"
 #include "session/case_plan.h"
+#include "session/oracle.h"
 #include "sys/files.h"
 
 namespace kseries::gate {
@@ -214,6 +215,12 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
                           "', a feature no target of " + configs_dir.string() + " has (" +
                           (test_case.dir / "case.conf").string() + ")");
       }
+    }
+    try {
+      session::find_oracle(test_case.oracle);
+    } catch (const Error& e) {
+      throw usage_error(at(cell.line) + ": case " + cell.test_case + " (" +
+                        (test_case.dir / "case.conf").string() + "): " + e.what());
     }
     const auto known = session::known_setups(test_case);
 

@@ -3,6 +3,9 @@
 // value through one registry (no string dispatch in the drivers), and the
 // one pairing rule every two-kernel oracle uses.
 
+#include <any>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,10 +33,38 @@ class Oracle {
   // Whether its evidence is the memcost plugin's (the session then boots
   // under the memory clock).
   virtual bool needs_memory_plugin() const { return false; }
+  // The setups this boot's evidence covers: its verdicts' (default), and
+  // what an oracle keeps for the pairing. A setup the guest passed that is
+  // not here had nothing to judge (missing_evidence()).
+  virtual std::set<std::string> judged_setups(const BootRecord& record) const;
 };
 
-// The oracle named NAME (memmap-equivalence, memmap-vs-base, hugetlb-tails);
-// nullptr for "" (a case without one). Throws Error(k_usage) for any other.
+// What an oracle keeps of a boot for its pairing lives in the record as its
+// own type (BootRecord::evidence, one oracle a session): created on first
+// use, read back by the same oracle; nullptr when the record holds none.
+template <typename T>
+T& evidence_of(BootRecord& record) {
+  if (!record.evidence.has_value()) {
+    record.evidence = T{};
+  }
+  return std::any_cast<T&>(record.evidence);
+}
+template <typename T>
+const T* evidence_of(const BootRecord& record) {
+  return std::any_cast<T>(&record.evidence);
+}
+
+// The baseline boot of CANDIDATE's round among RECORDS; nullptr if none.
+const BootRecord* baseline_of(const std::vector<BootRecord>& records, const BootRecord& candidate);
+
+// Every registered oracle, in registration order (session/oracle_registry.cc:
+// a new oracle is a file of its own and one line there).
+const std::vector<std::unique_ptr<Oracle>>& registered_oracles();
+// Their names: what a case.conf `oracle:` may say.
+std::vector<std::string> oracle_names();
+
+// The oracle named NAME (one of oracle_names()); nullptr for "" (a case
+// without one). Throws Error(k_usage) for any other, naming the known ones.
 const Oracle* find_oracle(const std::string& name);
 
 // What an oracle boot must leave: for every setup the guest passed, a

@@ -4,18 +4,46 @@
 
 #include "cases/case_def.h"
 #include "core/error.h"
+#include "testing/temp_dir.h"
+
+#include <algorithm>
+#include <filesystem>
 
 namespace kseries::session {
 namespace {
 
-TEST(OracleRegistry, EveryNameACaseMayUseHasAnOracle) {
-  for (const auto& name : cases::oracle_names()) {
+TEST(OracleRegistry, EveryRegisteredOracleIsFoundByItsNameOnce) {
+  const auto names = oracle_names();
+  ASSERT_EQ(names.size(), 6u);
+  for (const auto& name : names) {
     const Oracle* oracle = find_oracle(name);
     ASSERT_NE(oracle, nullptr) << name;
     EXPECT_EQ(oracle->name(), name);
+    EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
   }
   EXPECT_EQ(find_oracle(""), nullptr);
-  EXPECT_THROW(find_oracle("no-such-oracle"), Error);
+  try {
+    find_oracle("crystal-ball");
+    FAIL() << "found";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown oracle 'crystal-ball' (known: "
+                                         "memmap-equivalence, memmap-vs-base"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Every case bundled in testcases/ names an oracle the registry has.
+TEST(OracleRegistry, EveryBundledCaseNamesARegisteredOracle) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(testing::source_dir() / "testcases")) {
+    if (!std::filesystem::exists(entry.path() / "case.conf")) {
+      continue;
+    }
+    const auto test_case =
+        cases::load_case(testing::source_dir() / "testcases", entry.path().filename().string());
+    EXPECT_NO_THROW(find_oracle(test_case.oracle)) << test_case.name;
+  }
 }
 
 guest::Event event(const std::string& verb, std::map<std::string, std::string> fields) {

@@ -5,6 +5,7 @@
 
 #include <git2.h>
 
+#include <any>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -62,17 +63,13 @@ struct BootRecord {
   // Each fails the boot: the case died or ended rc != 0, a setup got no
   // result, the oracle had nothing to judge, a guest-error.
   std::vector<std::string> problems;
-  std::vector<oracle::SetupDumps> dumps;       // kept for the oracle's pairing
   std::vector<oracle::SetupVerdict> verdicts;  // the oracle's verdicts of this boot alone
-  oracle::HugetlbDumps hugetlb;                // kept for the oracle's pairing
-  std::vector<oracle::SetupState> states;      // memmap-state: kept for the pairing
-  // slow-path-work: per setup, the work binds' memmap_init_ns, and the
-  // clock that measured them (instructions under icount); the fast-vs-slow
-  // oracles: the fast bind's (the evidence that the new path ran).
-  std::map<std::string, std::vector<double>> work;
+  // What the case's oracle keeps of this boot for its pairing, as the
+  // oracle's own type (session/oracle.h: evidence_of).
+  std::any evidence;
   // What the session expects of the candidate's path (session/new_path.h).
   NewPath new_path;
-  qemu::Clock clock = qemu::Clock::k_wall;
+  qemu::Clock clock = qemu::Clock::k_wall;  // what its measurements count (icount: instructions)
   // The memory clock: the plugin's records, and per window (call order) the
   // setup and iteration of the bind it belongs to.
   memcost::Records memcost;
