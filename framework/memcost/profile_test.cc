@@ -102,7 +102,7 @@ TEST(MachineProfileTest, WhetherLocksOrderNonTemporalStoresIsAFigureOfTheProfile
   b.profile = no;
   EXPECT_NE(settings_key(a), settings_key(b));
   // Every bundled profile says it, with its source.
-  for (const char* name : {"icelake-sp", "epyc-zen"}) {
+  for (const char* name : {"icelake-sp", "epyc-zen", "emerald-rapids-vm"}) {
     const auto dir = std::filesystem::path(KSERIES_SOURCE_DIR) / "kernel-configs" / "machines";
     EXPECT_NE(read_file(dir / (std::string(name) + ".machine")).find("\nlocked-orders-nt: "),
               std::string::npos)
