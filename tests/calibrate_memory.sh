@@ -68,4 +68,50 @@ expect_exit 2 "$CAL" --fit p7="$TMP/p7"
 expect_grep "needs the rows p5, tip" "$TMP/err"
 expect_exit 2 "$CAL" --fit p5="$TMP/p5" tip="$TMP/tip"
 expect_grep "needs the rows p7" "$TMP/err"
+# Figures taken on trust (issue 50, class 8): a profile's NaN, inf, negative
+# or repeated figure, and a results.json whose numbers are strings, NaN,
+# negative or of the wrong type, are usage errors naming the file, never a
+# traceback and never a table.
+bundled=$SRC/kernel-configs/machines/icelake-sp.machine
+for bad in "read-gbps: nan" "read-gbps: inf" "read-gbps: -11.5" "write-gbps: 1e3" \
+           "serial: 1.5" "ipc: 0x4"; do
+  key=${bad%%:*}
+  grep -v "^$key:" "$bundled" >"$TMP/bad.machine"
+  echo "$bad" >>"$TMP/bad.machine"
+  expect_exit 2 "$CAL" --profile "$TMP/bad.machine" p5="$TMP/p5"
+  expect_grep "bad.machine: $key: " "$TMP/err"
+  ! grep -q Traceback "$TMP/err" || fail "a traceback for '$bad'"
+done
+cp "$bundled" "$TMP/twice.machine"
+echo "read-gbps: 99" >>"$TMP/twice.machine"
+expect_exit 2 "$CAL" --profile "$TMP/twice.machine" p5="$TMP/p5"
+expect_grep "read-gbps: given twice" "$TMP/err"
+python3 - "$TMP" <<'PY'
+import json, pathlib, sys
+tmp = pathlib.Path(sys.argv[1])
+good = json.loads((tmp / "p5" / "results.json").read_text())
+def variant(name, edit):
+    d = json.loads(json.dumps(good))
+    edit(d)
+    (tmp / name).mkdir()
+    (tmp / name / "results.json").write_text(json.dumps(d))
+def traffic(d):
+    return d["kernels"]["v10"]["memory_traffic"]["fsdax-dev"]
+variant("string", lambda d: traffic(d).update(insns="12"))
+variant("negative", lambda d: traffic(d).update(dram_read=-64))
+variant("nan", lambda d: traffic(d).update(dram_write=float("nan")))
+variant("inf", lambda d: traffic(d).update(rebinds=float("inf")))
+variant("list", lambda d: d["kernels"]["v10"].update(memory_traffic=[1, 2]))
+variant("notobject", lambda d: d["kernels"].update(v10=7))
+(tmp / "toplist").mkdir()
+(tmp / "toplist" / "results.json").write_text("[1, 2]")
+PY
+for bad in string negative nan inf list notobject toplist; do
+  expect_exit 2 "$CAL" p5="$TMP/$bad"
+  expect_grep "$TMP/$bad/results.json" "$TMP/err"
+  ! grep -q Traceback "$TMP/err" || fail "a traceback for $bad"
+done
+# The AMD profile gives its own predictions from the same runs.
+expect_exit 0 "$CAL" --profile epyc-zen p5="$TMP/p5" tip="$TMP/tip"
+expect_grep "^profile epyc-zen: 3.7 GHz" "$TMP/out"
 echo "ok"

@@ -1,8 +1,8 @@
 # The memcost plugin's cover= mode in a real QEMU (TCG) on the tiny
 # multiboot guest of memcost_plugin_qemu.sh, which calls its `measured`
-# function four times: the file lists the executed instructions in
+# function five times: the file lists the executed instructions in
 # ascending order with their counts, `measured`'s first instruction among
-# them with count 4; min= keeps what lies below out; cover= with a memcost
+# them with count 5; min= keeps what lies below out; cover= with a memcost
 # argument is refused.
 source "$(dirname "$0")/lib.bash"
 command -v qemu-system-x86_64 >/dev/null || { echo "skipped: no qemu-system-x86_64"; exit 77; }
@@ -25,7 +25,7 @@ expect_grep "^kseries-cover version=1 min=0x0$" "$TMP/cover"
 pcs=$(grep -c '^0x' "$TMP/cover")
 [ "$pcs" -gt 10 ] || fail "only $pcs executed addresses"
 expect_grep "^end pcs=$pcs$" "$TMP/cover"
-expect_grep "^$measured 4$" "$TMP/cover"
+expect_grep "^$measured 5$" "$TMP/cover"
 # Ascending, distinct, every count above 0.
 python3 - "$TMP/cover" <<'PY' || fail "addresses not ascending or a count of 0"
 import sys

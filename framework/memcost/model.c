@@ -443,12 +443,25 @@ static mc_order_entry* lookup(mc_order* order, uint64_t key, mc_order_entry** in
   return NULL;
 }
 
+/* The lock that ordered lines of EPOCH, or 0 when it is out of the ring. */
+static uint64_t lock_pc_of(const mc_order* order, uint64_t epoch) {
+  return order->epoch - epoch <= MC_LOCK_PCS ? order->lock_pc[epoch % MC_LOCK_PCS] : 0;
+}
+
 void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc) {
   order->nt_stores++;
   uint64_t key = paddr / MC_LINE + 1;
   mc_order_entry* slot = NULL;
-  if (lookup(order, key, &slot)) {
-    return; /* the first NT store of the line names it */
+  mc_order_entry* e = lookup(order, key, &slot);
+  if (e) {
+    if (e->epoch != order->epoch) {
+      /* A line a lock ordered is written again: unordered anew, named by
+       * this store. */
+      e->epoch = order->epoch;
+      e->nt_pc = pc;
+      order->unordered++;
+    }
+    return; /* else the first NT store of the line names it */
   }
   if (!slot || order->used * 2 > order->mask) {
     order->overflow = 1;
@@ -459,16 +472,18 @@ void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t
   }
   slot->key = key;
   slot->gen = order->gen;
+  slot->epoch = order->epoch;
   slot->nt_pc = pc;
   slot->vaddr = vaddr & ~(uint64_t)(MC_LINE - 1);
   order->live++;
+  order->unordered++;
 }
 
 static void add_hazard(mc_order* order, mc_hazard_kind kind, uint64_t nt_pc, uint64_t pc,
-                       uint64_t vaddr, uint64_t count) {
+                       uint64_t lock_pc, uint64_t vaddr, uint64_t count) {
   for (int i = 0; i < order->hazards; i++) {
     mc_hazard* h = &order->hazard[i];
-    if (h->kind == kind && h->nt_pc == nt_pc && h->pc == pc) {
+    if (h->kind == kind && h->nt_pc == nt_pc && h->pc == pc && h->lock_pc == lock_pc) {
       h->count += count;
       if (vaddr < h->vaddr) {
         h->vaddr = vaddr; /* the lowest line: the first struct page */
@@ -484,6 +499,7 @@ static void add_hazard(mc_order* order, mc_hazard_kind kind, uint64_t nt_pc, uin
   h->kind = kind;
   h->nt_pc = nt_pc;
   h->pc = pc;
+  h->lock_pc = lock_pc;
   h->vaddr = vaddr;
   h->count = count;
 }
@@ -493,13 +509,20 @@ void mc_order_access(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t p
     return;
   }
   mc_order_entry* e = lookup(order, paddr / MC_LINE + 1, NULL);
-  if (e) {
-    add_hazard(order, is_store ? MC_HAZARD_STORE : MC_HAZARD_LOAD, e->nt_pc, pc, vaddr, 1);
+  if (!e) {
+    return;
+  }
+  if (e->epoch == order->epoch) {
+    add_hazard(order, is_store ? MC_HAZARD_STORE : MC_HAZARD_LOAD, e->nt_pc, pc, 0, vaddr, 1);
+  } else {
+    add_hazard(order, is_store ? MC_HAZARD_LOCKED_STORE : MC_HAZARD_LOCKED_LOAD, e->nt_pc, pc,
+               lock_pc_of(order, e->epoch), vaddr, 1);
   }
 }
 
 static void clear(mc_order* order) {
   order->live = 0;
+  order->unordered = 0;
   order->overflow = 0;
   if (order->used * 8 > order->mask) {
     memset(order->table, 0, (order->mask + 1) * sizeof *order->table);
@@ -515,13 +538,28 @@ void mc_order_fence(mc_order* order) {
   }
 }
 
+void mc_order_lock(mc_order* order, uint64_t pc) {
+  order->locks++;
+  if (order->unordered) {
+    order->lock_pc[order->epoch % MC_LOCK_PCS] = pc;
+    order->epoch++;
+    order->unordered = 0;
+  }
+}
+
 void mc_order_end(mc_order* order, uint64_t return_pc) {
   if (order->live) {
-    /* One hazard per NT store PC among the outstanding lines. */
+    /* One hazard per NT store PC (and lock PC) among the outstanding lines. */
     for (uint64_t i = 0; i <= order->mask; i++) {
       mc_order_entry* e = &order->table[i];
-      if (e->key != 0 && e->gen == order->gen) {
-        add_hazard(order, MC_HAZARD_RETURN, e->nt_pc, return_pc, e->vaddr, 1);
+      if (e->key == 0 || e->gen != order->gen) {
+        continue;
+      }
+      if (e->epoch == order->epoch) {
+        add_hazard(order, MC_HAZARD_RETURN, e->nt_pc, return_pc, 0, e->vaddr, 1);
+      } else {
+        add_hazard(order, MC_HAZARD_LOCKED_RETURN, e->nt_pc, return_pc, lock_pc_of(order, e->epoch),
+                   e->vaddr, 1);
       }
     }
   }
@@ -533,4 +571,5 @@ void mc_order_reset_hazards(mc_order* order) {
   order->dropped = 0;
   order->nt_stores = 0;
   order->fences = 0;
+  order->locks = 0;
 }

@@ -104,17 +104,25 @@ void mc_settle(mc_model* model);
 /* ---- ordering: non-temporal stores not yet ordered by a fence ---- */
 
 typedef enum mc_hazard_kind {
-  MC_HAZARD_STORE = 0, /* an ordinary store to a line with an unordered NT store */
-  MC_HAZARD_LOAD = 1,  /* an ordinary load of such a line */
-  MC_HAZARD_RETURN = 2 /* the window ended with unordered NT stores outstanding */
+  MC_HAZARD_STORE = 0,  /* an ordinary store to a line with an unordered NT store */
+  MC_HAZARD_LOAD = 1,   /* an ordinary load of such a line */
+  MC_HAZARD_RETURN = 2, /* the window ended with unordered NT stores outstanding */
+  /* The same three for lines that no fence ordered but a locked instruction
+   * did (lock_pc): ordered on a core whose vendor orders earlier
+   * non-temporal stores with locked instructions, by accident rather than
+   * by the function's own fence; not ordered on one that does not. */
+  MC_HAZARD_LOCKED_STORE = 3,
+  MC_HAZARD_LOCKED_LOAD = 4,
+  MC_HAZARD_LOCKED_RETURN = 5
 } mc_hazard_kind;
 
 typedef struct mc_hazard {
   mc_hazard_kind kind;
-  uint64_t nt_pc; /* the non-temporal store */
-  uint64_t pc;    /* the access (or, for RETURN, the return address) */
-  uint64_t vaddr; /* first line seen (guest virtual) */
-  uint64_t count; /* accesses (RETURN: lines outstanding) */
+  uint64_t nt_pc;   /* the non-temporal store */
+  uint64_t pc;      /* the access (or, for RETURN, the return address) */
+  uint64_t lock_pc; /* LOCKED_*: the first locked instruction after the NT store; else 0 */
+  uint64_t vaddr;   /* first line seen (guest virtual) */
+  uint64_t count;   /* accesses (RETURN: lines outstanding) */
 } mc_hazard;
 
 #define MC_MAX_HAZARDS 64
@@ -122,20 +130,30 @@ typedef struct mc_hazard {
 typedef struct mc_order_entry {
   uint64_t key; /* physical line + 1 */
   uint64_t gen;
+  uint64_t epoch; /* the lock epoch of its last NT store (mc_order.epoch) */
   uint64_t nt_pc;
   uint64_t vaddr; /* guest virtual line */
 } mc_order_entry;
 
+/* The PCs of the locked instructions that ordered lines, by epoch (a ring:
+ * an epoch older than this many is named with lock_pc 0, unknown). */
+#define MC_LOCK_PCS 64
+
 typedef struct mc_order {
   mc_order_entry* table;
   uint64_t mask; /* table size - 1 (a power of two) */
-  uint64_t gen;
-  uint64_t used, live;
-  int overflow; /* more lines outstanding than the table tracks */
-  uint64_t nt_stores, fences;
+  uint64_t gen;  /* a fence starts a new generation: every line ordered */
+  /* A locked instruction that finds unordered lines ends their epoch: they
+   * are then "ordered by a lock" (lock_pc[their epoch % MC_LOCK_PCS]). */
+  uint64_t epoch;
+  uint64_t lock_pc[MC_LOCK_PCS];
+  uint64_t used, live; /* live: lines of this generation, unordered or by a lock */
+  uint64_t unordered;  /* lines of this generation and epoch */
+  int overflow;        /* more lines outstanding than the table tracks */
+  uint64_t nt_stores, fences, locks;
   mc_hazard hazard[MC_MAX_HAZARDS];
   int hazards;
-  uint64_t dropped; /* hazards beyond MC_MAX_HAZARDS distinct (kind, nt_pc, pc) */
+  uint64_t dropped; /* hazards beyond MC_MAX_HAZARDS distinct (kind, nt_pc, pc, lock_pc) */
 } mc_order;
 
 /* SLOTS: a power of two; 0 on success. */
@@ -144,9 +162,14 @@ void mc_order_free(mc_order* order);
 void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc);
 /* An ordinary access: a hazard if its line has an unordered NT store. */
 void mc_order_access(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc, int is_store);
+/* sfence, mfence, a serializing instruction: every line ordered. */
 void mc_order_fence(mc_order* order);
-/* The window ends at RETURN_PC: outstanding lines become one RETURN hazard
- * (with the NT PC of one of them); the tracker is emptied. */
+/* A locked instruction at PC (lock prefix, xchg with memory): the lines
+ * not yet ordered become ordered by it (the LOCKED_* kinds). */
+void mc_order_lock(mc_order* order, uint64_t pc);
+/* The window ends at RETURN_PC: outstanding lines become RETURN hazards, one
+ * per NT PC, and LOCKED_RETURN ones per NT PC and lock PC for the lines a
+ * locked instruction ordered; the tracker is emptied. */
 void mc_order_end(mc_order* order, uint64_t return_pc);
 /* Forget the hazards (a new window), keep the table. */
 void mc_order_reset_hazards(mc_order* order);

@@ -202,6 +202,62 @@ TEST(MemcostOrder, RepeatedHazardsAreCountedOnce) {
   EXPECT_EQ(order.o.hazard[0].vaddr, 0x10000u);
 }
 
+TEST(MemcostOrder, LinesALockOrderedAreNamedWithTheLockAtReturn) {
+  Order order;
+  for (int i = 0; i < 4; i++) {
+    mc_order_nt_store(&order.o, 0x20000 + 64 * i, 0x7000 + 64 * i, 0xaaaa);
+  }
+  mc_order_lock(&order.o, 0xb0b0);  // orders the four lines (on the vendors that say so)
+  mc_order_lock(&order.o, 0xc0c0);  // nothing left to order: not the one named
+  mc_order_nt_store(&order.o, 0x30000, 0x8000, 0xdddd);  // after the locks: unordered
+  mc_order_end(&order.o, 0x9999);
+  ASSERT_EQ(order.o.hazards, 2);
+  EXPECT_EQ(order.o.locks, 2u);
+  EXPECT_EQ(order.o.fences, 0u);
+  for (int i = 0; i < order.o.hazards; i++) {
+    const mc_hazard& h = order.o.hazard[i];
+    if (h.kind == MC_HAZARD_LOCKED_RETURN) {
+      EXPECT_EQ(h.nt_pc, 0xaaaau);
+      EXPECT_EQ(h.lock_pc, 0xb0b0u);
+      EXPECT_EQ(h.count, 4u);
+      EXPECT_EQ(h.vaddr, 0x7000u);
+    } else {
+      EXPECT_EQ(h.kind, MC_HAZARD_RETURN);
+      EXPECT_EQ(h.nt_pc, 0xddddu);
+      EXPECT_EQ(h.lock_pc, 0u);
+    }
+  }
+}
+
+TEST(MemcostOrder, AFenceAfterTheLockLeavesNothingToReport) {
+  Order order;
+  mc_order_nt_store(&order.o, 0x20000, 0x20000, 0xaaaa);
+  mc_order_lock(&order.o, 0xb0b0);
+  mc_order_fence(&order.o);  // the function's own drain
+  mc_order_access(&order.o, 0x20000, 0x20000, 0x2222, 1);
+  mc_order_end(&order.o, 0x9999);
+  EXPECT_EQ(order.o.hazards, 0);
+}
+
+TEST(MemcostOrder, AnAccessToALineOnlyALockOrderedIsALockedHazard) {
+  Order order;
+  mc_order_nt_store(&order.o, 0x20000, 0x20000, 0xaaaa);
+  mc_order_lock(&order.o, 0xb0b0);
+  mc_order_access(&order.o, 0x20008, 0x20008, 0x2222, 1);
+  mc_order_access(&order.o, 0x20010, 0x20010, 0x3333, 0);
+  ASSERT_EQ(order.o.hazards, 2);
+  EXPECT_EQ(order.o.hazard[0].kind, MC_HAZARD_LOCKED_STORE);
+  EXPECT_EQ(order.o.hazard[0].lock_pc, 0xb0b0u);
+  EXPECT_EQ(order.o.hazard[1].kind, MC_HAZARD_LOCKED_LOAD);
+  // Written again after the lock: unordered anew, an ordinary hazard.
+  mc_order_nt_store(&order.o, 0x20000, 0x20000, 0xeeee);
+  mc_order_access(&order.o, 0x20000, 0x20000, 0x4444, 1);
+  ASSERT_EQ(order.o.hazards, 3);
+  EXPECT_EQ(order.o.hazard[2].kind, MC_HAZARD_STORE);
+  EXPECT_EQ(order.o.hazard[2].nt_pc, 0xeeeeu);
+  EXPECT_EQ(order.o.hazard[2].lock_pc, 0u);
+}
+
 TEST(MemcostOrder, TooManyOutstandingLinesIsAnOverflowNotAPass) {
   Order order;  // 4096 slots: at most 2048 lines
   for (int i = 0; i < 3000; i++) {
@@ -226,18 +282,19 @@ TEST(MemcostX86, NonTemporalStores) {
 }
 
 TEST(MemcostX86, FencesAndFlushes) {
-  EXPECT_EQ(classify({0x0f, 0xae, 0xf8}), MC_INSN_FENCE);              // sfence
-  EXPECT_EQ(classify({0x0f, 0xae, 0xf0}), MC_INSN_FENCE);              // mfence
-  EXPECT_EQ(classify({0x0f, 0xae, 0xe8}), MC_INSN_OTHER);              // lfence
-  EXPECT_EQ(classify({0xf0, 0x48, 0x0f, 0xc1, 0x07}), MC_INSN_FENCE);  // lock xadd
-  EXPECT_EQ(classify({0xf0, 0x83, 0x04, 0x24, 0x00}), MC_INSN_FENCE);  // lock addl $0,(%rsp)
-  EXPECT_EQ(classify({0x48, 0x87, 0x07}), MC_INSN_FENCE);              // xchg %rax,(%rdi)
-  EXPECT_EQ(classify({0x48, 0x87, 0xc7}), MC_INSN_OTHER);              // xchg %rax,%rdi
-  EXPECT_EQ(classify({0x0f, 0xa2}), MC_INSN_FENCE);                    // cpuid
-  EXPECT_EQ(classify({0x0f, 0xae, 0x3f}), MC_INSN_CLFLUSH);            // clflush (%rdi)
-  EXPECT_EQ(classify({0x66, 0x0f, 0xae, 0x3f}), MC_INSN_CLFLUSH);      // clflushopt (%rdi)
-  EXPECT_EQ(classify({0x66, 0x0f, 0xae, 0x37}), MC_INSN_CLWB);         // clwb (%rdi)
-  EXPECT_EQ(classify({0x48, 0xcf}), MC_INSN_IRET);                     // iretq
+  EXPECT_EQ(classify({0x0f, 0xae, 0xf8}), MC_INSN_FENCE);               // sfence
+  EXPECT_EQ(classify({0x0f, 0xae, 0xf0}), MC_INSN_FENCE);               // mfence
+  EXPECT_EQ(classify({0x0f, 0xae, 0xe8}), MC_INSN_OTHER);               // lfence
+  EXPECT_EQ(classify({0xf0, 0x48, 0x0f, 0xc1, 0x07}), MC_INSN_LOCKED);  // lock xadd
+  EXPECT_EQ(classify({0xf0, 0x83, 0x04, 0x24, 0x00}), MC_INSN_LOCKED);  // lock addl $0,(%rsp)
+  EXPECT_EQ(classify({0xf0, 0x48, 0x0f, 0xb1, 0x17}), MC_INSN_LOCKED);  // lock cmpxchg %rdx,(%rdi)
+  EXPECT_EQ(classify({0x48, 0x87, 0x07}), MC_INSN_LOCKED);              // xchg %rax,(%rdi)
+  EXPECT_EQ(classify({0x48, 0x87, 0xc7}), MC_INSN_OTHER);               // xchg %rax,%rdi
+  EXPECT_EQ(classify({0x0f, 0xa2}), MC_INSN_FENCE);                     // cpuid
+  EXPECT_EQ(classify({0x0f, 0xae, 0x3f}), MC_INSN_CLFLUSH);             // clflush (%rdi)
+  EXPECT_EQ(classify({0x66, 0x0f, 0xae, 0x3f}), MC_INSN_CLFLUSH);       // clflushopt (%rdi)
+  EXPECT_EQ(classify({0x66, 0x0f, 0xae, 0x37}), MC_INSN_CLWB);          // clwb (%rdi)
+  EXPECT_EQ(classify({0x48, 0xcf}), MC_INSN_IRET);                      // iretq
 }
 
 TEST(MemcostX86, DirectCallsGiveTheirTarget) {

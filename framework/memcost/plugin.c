@@ -26,6 +26,13 @@
  *                      every access, the same records, slower)
  *   nt=on|off          off: non-temporal stores modelled as ordinary stores
  *                      (a control: what the series would cost without them)
+ *   locked_nt=ordered|unordered  whether the modelled core's locked
+ *                      instructions order (and write out the WC buffers of)
+ *                      earlier non-temporal stores, as its vendor's manual
+ *                      says (the profile's locked-orders-nt; default
+ *                      ordered). The tracker reports the lines a lock
+ *                      ordered either way (the locked-* hazards); the
+ *                      header says which, for the oracle
  *   pipeline=on|off    on (the default): the models run on a second host
  *                      thread, fed in order by the callbacks (memcost/pipe.h;
  *                      the same records); off: inline in the callbacks
@@ -43,6 +50,8 @@
  *                      (mc_x86_no_mem_callback()). QEMU 7.2 leaves a stale
  *                      memory-callback pointer behind such flushes and
  *                      aborts in some boots (docs/memory-clock.md)
+ * In user mode (qemu-x86_64) there are no physical addresses: the models
+ * are fed the virtual ones (one process, one address space).
  * Output lines (key=value words): "window seq=N vcpu=V model=NAME ...",
  * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...". */
 #include <glib.h>
@@ -127,7 +136,9 @@ static int order_on = 1;
 static int xlat_on = 1; /* xlat=off: every access looked up in QEMU */
 static int nt_on = 1;   /* nt=off: non-temporal stores modelled as ordinary ones (a control) */
 static int pipeline_on = 1;
-static mc_pipe* pipe_; /* every access, fence and flush of the models goes through it */
+static int locked_orders_nt = 1; /* locked_nt=ordered (the default) */
+static int virtual_addresses;    /* user mode: no physical addresses */
+static mc_pipe* pipe_;           /* every access, fence and flush of the models goes through it */
 static uint64_t windows_seen;
 static qemu_plugin_id_t plugin_id;
 static int instrument_always = 1; /* instrument=always (the default) */
@@ -187,7 +198,21 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
 }
 
 static const char* hazard_name(mc_hazard_kind kind) {
-  return kind == MC_HAZARD_STORE ? "store" : kind == MC_HAZARD_LOAD ? "load" : "return";
+  switch (kind) {
+    case MC_HAZARD_STORE:
+      return "store";
+    case MC_HAZARD_LOAD:
+      return "load";
+    case MC_HAZARD_RETURN:
+      return "return";
+    case MC_HAZARD_LOCKED_STORE:
+      return "locked-store";
+    case MC_HAZARD_LOCKED_LOAD:
+      return "locked-load";
+    case MC_HAZARD_LOCKED_RETURN:
+      return "locked-return";
+  }
+  return "return";
 }
 
 #define D(field) (c->field - s->field - irq->field)
@@ -219,15 +244,16 @@ static void window_end(uint64_t pc) {
     int overflow = o->overflow;
     mc_order_end(o, pc);
     fprintf(out,
-            "order seq=%" PRIu64 " vcpu=%u nt_stores=%" PRIu64 " fences=%" PRIu64
+            "order seq=%" PRIu64 " vcpu=%u nt_stores=%" PRIu64 " fences=%" PRIu64 " locks=%" PRIu64
             " overflow=%d hazards=%d dropped=%" PRIu64 "\n",
-            win.seq, win.vcpu, o->nt_stores, o->fences, overflow, o->hazards, o->dropped);
+            win.seq, win.vcpu, o->nt_stores, o->fences, o->locks, overflow, o->hazards, o->dropped);
     for (int i = 0; i < o->hazards; i++) {
       const mc_hazard* h = &o->hazard[i];
       fprintf(out,
               "hazard seq=%" PRIu64 " vcpu=%u kind=%s nt_pc=0x%" PRIx64 " pc=0x%" PRIx64
-              " vaddr=0x%" PRIx64 " count=%" PRIu64 "\n",
-              win.seq, win.vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->vaddr, h->count);
+              " lock_pc=0x%" PRIx64 " vaddr=0x%" PRIx64 " count=%" PRIu64 "\n",
+              win.seq, win.vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->lock_pc, h->vaddr,
+              h->count);
     }
   }
   fflush(out);
@@ -325,8 +351,30 @@ static void on_fence(unsigned int vcpu, void* udata) {
   }
 }
 
-/* VADDR's physical address, for RAM; 0 for I/O (not modelled). */
+/* A locked instruction: a fence to the models where the vendor's locked
+ * instructions write out the WC buffers; to the ordering tracker, the
+ * lines it orders are named with it (locked-* hazards) either way. */
+static void on_locked(unsigned int vcpu, void* udata) {
+  const insn_info* insn = udata;
+  vcpu_state* v = state(vcpu);
+  if (!v || !costed(v)) {
+    return;
+  }
+  if (locked_orders_nt) {
+    mc_pipe_push(pipe_, MC_EV_FENCE, 0, 0);
+  }
+  if (order_on && win.order_ready && !v->irq_depth) {
+    mc_order_lock(&win.order, insn->pc);
+  }
+}
+
+/* VADDR's physical address, for RAM; 0 for I/O (not modelled). In user
+ * mode, VADDR itself. */
 static int physical(vcpu_state* v, qemu_plugin_meminfo_t info, uint64_t vaddr, uint64_t* pa) {
+  if (virtual_addresses) {
+    *pa = vaddr;
+    return 1;
+  }
   uint64_t vpage = vaddr >> 12;
   xlat_entry* e = &v->xlat[vpage % XLAT_ENTRIES];
   if (e->vpage == vpage + 1) {
@@ -508,6 +556,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
       case MC_INSN_FENCE:
         qemu_plugin_register_vcpu_insn_exec_cb(insn, on_fence, QEMU_PLUGIN_CB_NO_REGS, info);
         break;
+      case MC_INSN_LOCKED:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_locked, QEMU_PLUGIN_CB_NO_REGS, info);
+        break;
       case MC_INSN_IRET:
         qemu_plugin_register_vcpu_insn_exec_cb(insn, on_iret, QEMU_PLUGIN_CB_NO_REGS, info);
         break;
@@ -623,6 +674,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   if (cover_requested(argc, argv)) {
     return cover_install(id, argc, argv);
   }
+  virtual_addresses = !info->system_emulation;
   irq_entries = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
   return_pcs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
   infos = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -667,6 +719,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       xlat_on = strcmp(a + 5, "off") != 0;
     } else if (g_str_has_prefix(a, "order=")) {
       order_on = strcmp(a + 6, "off") != 0;
+    } else if (g_str_has_prefix(a, "locked_nt=")) {
+      if (strcmp(a + 10, "ordered") != 0 && strcmp(a + 10, "unordered") != 0) {
+        return fail("locked_nt= must be ordered or unordered", a + 10);
+      }
+      locked_orders_nt = strcmp(a + 10, "ordered") == 0;
     } else {
       return fail("unknown argument", a);
     }
@@ -683,9 +740,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     return fail("cannot start the models' thread", "");
   }
   fprintf(out,
-          "memcost version=1 entry=0x%" PRIx64 " models=%d irq_entries=%u order=%s instrument=%s\n",
+          "memcost version=1 entry=0x%" PRIx64
+          " models=%d irq_entries=%u order=%s instrument=%s locked_nt=%s addresses=%s\n",
           entry_addr, n_models, g_hash_table_size(irq_entries), order_on ? "on" : "off",
-          instrument_always ? "always" : "windows");
+          instrument_always ? "always" : "windows", locked_orders_nt ? "ordered" : "unordered",
+          virtual_addresses ? "virtual" : "physical");
   fflush(out);
   plugin_id = id;
   register_callbacks();

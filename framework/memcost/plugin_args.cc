@@ -61,6 +61,13 @@ std::string plugin_argument(const PluginRequest& request) {
   }
   arg += ",stack=" + std::to_string(request.stack_size);
   arg += request.order ? ",order=on" : ",order=off";
+  // The clock's profile says how its vendor's locked instructions treat
+  // earlier non-temporal stores; the records' header carries it to the
+  // nt-ordering oracle.
+  if (!request.models.empty()) {
+    arg += request.models.front().second.locked_orders_nt ? ",locked_nt=ordered"
+                                                          : ",locked_nt=unordered";
+  }
   // $KSERIES_MEMCOST_ARGS: more plugin arguments for an experiment (nt=off,
   // the control that models non-temporal stores as ordinary ones).
   if (const char* extra = std::getenv("KSERIES_MEMCOST_ARGS"); extra && *extra) {

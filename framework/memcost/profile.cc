@@ -1,56 +1,74 @@
 #include "memcost/profile.h"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "memcost/model.h"
 #include "sys/files.h"
 
 namespace kseries::memcost {
 
 namespace {
 
-std::uint64_t number(const KeyValue& kv, const std::string& word, const std::string& file) {
-  try {
-    std::size_t used = 0;
-    const auto value = std::stoull(word, &used);
-    if (used == word.size() && value > 0) {
-      return value;
-    }
-  } catch (const std::exception&) {
+[[noreturn]] void bad(const KeyValue& kv, const std::string& file, const std::string& what) {
+  throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key + ": " + what);
+}
+
+// A whole number of decimal digits only (no sign, no space, no 0x), from 1
+// to LIMIT: std::stoull takes "-1" for 2^64 - 1.
+std::uint64_t number(const KeyValue& kv, const std::string& word, const std::string& file,
+                     std::uint64_t limit) {
+  std::uint64_t value = 0;
+  const char* end = word.data() + word.size();
+  const auto [ptr, ec] = std::from_chars(word.data(), end, value);
+  if (word.empty() || !std::isdigit(static_cast<unsigned char>(word[0])) || ec != std::errc() ||
+      ptr != end || value == 0 || value > limit) {
+    bad(kv, file,
+        "expected a whole number from 1 to " + std::to_string(limit) + ", found '" + word + "'");
   }
-  throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
-                    ": expected a positive number, found '" + word + "'");
+  return value;
+}
+
+// A decimal number, digits first ("3.4", "11.5", "0.17"; no sign, no
+// exponent, no inf or nan), from LOW to HIGH (LOW itself only if
+// LOW_ALLOWED).
+double decimal(const KeyValue& kv, const std::string& file, double low, bool low_allowed,
+               double high) {
+  const std::string& text = kv.value;
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::fixed);
+  const bool in_range =
+      std::isfinite(value) && (low_allowed ? value >= low : value > low) && value <= high;
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || ec != std::errc() ||
+      ptr != end || !in_range) {
+    char range[80];
+    std::snprintf(range, sizeof range, "a decimal number %s %g and at most %g",
+                  low_allowed ? "from" : "above", low, high);
+    bad(kv, file, std::string("expected ") + range + ", found '" + text + "'");
+  }
+  return value;
 }
 
 double real(const KeyValue& kv, const std::string& file) {
-  try {
-    std::size_t used = 0;
-    const double value = std::stod(kv.value, &used);
-    if (used == kv.value.size() && std::isfinite(value) && value > 0 && value < 1e6) {
-      return value;
-    }
-  } catch (const std::exception&) {
-  }
-  throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
-                    ": expected a positive number, found '" + kv.value + "'");
+  return decimal(kv, file, 0, false, 1e6);
 }
 
 // A share in [0, 1] ("serial:" may be 0: compute and memory overlap fully).
-double share(const KeyValue& kv, const std::string& file) {
-  try {
-    std::size_t used = 0;
-    const double value = std::stod(kv.value, &used);
-    if (used == kv.value.size() && value >= 0 && value <= 1) {
-      return value;
-    }
-  } catch (const std::exception&) {
+double share(const KeyValue& kv, const std::string& file) { return decimal(kv, file, 0, true, 1); }
+
+bool yes_no(const KeyValue& kv, const std::string& file) {
+  if (kv.value != "yes" && kv.value != "no") {
+    bad(kv, file, "expected yes or no, found '" + kv.value + "'");
   }
-  throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
-                    ": expected a share from 0 to 1, found '" + kv.value + "'");
+  return kv.value == "yes";
 }
 
 CacheLevel level(const KeyValue& kv, const std::string& file) {
@@ -59,8 +77,9 @@ CacheLevel level(const KeyValue& kv, const std::string& file) {
     throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
                       ": expected 'BYTES WAYS', found '" + kv.value + "'");
   }
-  CacheLevel l{number(kv, words[0], file), static_cast<unsigned>(number(kv, words[1], file))};
-  if (l.ways > 64 || l.bytes < 64ull * l.ways || l.bytes > (1ull << 34)) {
+  CacheLevel l{number(kv, words[0], file, 1ull << 34),
+               static_cast<unsigned>(number(kv, words[1], file, 64))};
+  if (l.bytes < 64ull * l.ways) {
     throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
                       ": at most 64 ways and 16 GiB, at least one set: '" + kv.value + "'");
   }
@@ -90,7 +109,14 @@ CacheLevel divided(const CacheLevel& l, double divisor) {
 
 MachineProfile parse_profile(const std::string& text, const std::string& file) {
   MachineProfile p;
+  std::map<std::string, int> seen;  // key -> its line
   for (const auto& kv : parse_key_values(text, file)) {
+    const auto [first, fresh] = seen.emplace(kv.key, kv.number);
+    if (!fresh) {
+      // The last value would silently win; the first may be the one meant.
+      throw usage_error(file + ":" + std::to_string(kv.number) + ": " + kv.key +
+                        ": given twice (first at line " + std::to_string(first->second) + ")");
+    }
     if (kv.key == "l1d") {
       p.l1d = level(kv, file);
     } else if (kv.key == "l2") {
@@ -98,7 +124,7 @@ MachineProfile parse_profile(const std::string& text, const std::string& file) {
     } else if (kv.key == "llc") {
       p.llc = level(kv, file);
     } else if (kv.key == "wc-buffers") {
-      p.wc_buffers = static_cast<unsigned>(std::min<std::uint64_t>(number(kv, kv.value, file), 33));
+      p.wc_buffers = static_cast<unsigned>(number(kv, kv.value, file, MC_MAX_WC));
     } else if (kv.key == "frequency-ghz") {
       p.frequency_ghz = real(kv, file);
     } else if (kv.key == "ipc") {
@@ -108,13 +134,16 @@ MachineProfile parse_profile(const std::string& text, const std::string& file) {
     } else if (kv.key == "write-gbps") {
       p.write_gbps = real(kv, file);
     } else if (kv.key == "seed-memmap-bytes") {
-      p.seed_memmap_bytes = number(kv, kv.value, file);
+      // At most 2^50 (1 PiB of struct pages): scaled_to() divides by it.
+      p.seed_memmap_bytes = number(kv, kv.value, file, 1ull << 50);
     } else if (kv.key == "serial") {
       p.serial = share(kv, file);
+    } else if (kv.key == "locked-orders-nt") {
+      p.locked_orders_nt = yes_no(kv, file);
     } else {
       throw usage_error(file + ":" + std::to_string(kv.number) + ": unknown key '" + kv.key +
                         "' (known: l1d l2 llc wc-buffers frequency-ghz ipc read-gbps "
-                        "write-gbps serial seed-memmap-bytes)");
+                        "write-gbps serial locked-orders-nt seed-memmap-bytes)");
     }
   }
   const auto missing = [&](const char* key) {
@@ -124,9 +153,6 @@ MachineProfile parse_profile(const std::string& text, const std::string& file) {
   if (!p.l2.bytes) throw missing("l2");
   if (!p.llc.bytes) throw missing("llc");
   if (!p.wc_buffers) throw missing("wc-buffers");
-  if (p.wc_buffers > 32) {
-    throw usage_error(file + ": wc-buffers: at most 32");
-  }
   if (!p.frequency_ghz) throw missing("frequency-ghz");
   if (!p.ipc) throw missing("ipc");
   if (!p.read_gbps) throw missing("read-gbps");
@@ -215,12 +241,13 @@ std::string settings_key(const MemoryClockSettings& settings) {
   char text[512];
   std::snprintf(text, sizeof text,
                 " l1d %llu %u l2 %llu %u llc %llu %u wc %u ghz %.17g ipc %.17g read %.17g "
-                "write %.17g serial %.17g seed %llu unscaled %d llc-sweep",
+                "write %.17g serial %.17g locked-nt %d seed %llu unscaled %d llc-sweep",
                 static_cast<unsigned long long>(p.l1d.bytes), p.l1d.ways,
                 static_cast<unsigned long long>(p.l2.bytes), p.l2.ways,
                 static_cast<unsigned long long>(p.llc.bytes), p.llc.ways, p.wc_buffers,
                 p.frequency_ghz, p.ipc, p.read_gbps, p.write_gbps, p.serial,
-                static_cast<unsigned long long>(p.seed_memmap_bytes), settings.unscaled ? 1 : 0);
+                p.locked_orders_nt ? 1 : 0, static_cast<unsigned long long>(p.seed_memmap_bytes),
+                settings.unscaled ? 1 : 0);
   std::string key = p.name + text;
   for (const auto bytes : settings.llc_sweep) {
     key += " " + std::to_string(bytes);

@@ -29,6 +29,12 @@ struct MachineProfile {
   // The share of the shorter of compute and memory time that the longer does
   // not hide: 0 = a throughput bound (they overlap fully), 1 = their sum.
   double serial = 0;
+  // Whether a locked instruction orders the core's earlier non-temporal
+  // stores (and writes out its write-combining buffers), as its vendor's
+  // manual says ("locked-orders-nt: yes|no"; yes when the file says
+  // nothing: the x86-64 vendors' manuals both say so). The nt-ordering
+  // case warns about lines only a lock ordered, or fails on them when no.
+  bool locked_orders_nt = true;
   std::uint64_t seed_memmap_bytes = 0;  // what "scaled" keeps the caches' ratio to
   double scale = 1;                     // applied by scaled_to(): 1 = the real sizes
 };
@@ -42,7 +48,10 @@ struct MemoryClockSettings {
   std::vector<std::uint64_t> llc_sweep;
 };
 
-// Parses a .machine file; Error(k_usage) "FILE:LINE: ..." on any mistake.
+// Parses a .machine file; Error(k_usage) "FILE:LINE: ..." on any mistake: an
+// unknown or repeated key, a figure out of its range (whole numbers are
+// digits only: no sign, so "-1" is not 2^64 - 1; decimals are digits and a
+// point: no exponent, inf or nan).
 MachineProfile parse_profile(const std::string& text, const std::string& file);
 
 // NAME (a bundled profile in DIR, "NAME.machine") or a path to a file.

@@ -3,12 +3,22 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "kseries_source_dir.h"
 #include "memcost/record.h"
 #include "memcost/symbols.h"
+#include "sys/files.h"
 
 namespace kseries::memcost {
 namespace {
+
+std::vector<std::string> split_lines_for_test(const std::string& text) {
+  std::vector<std::string> lines;
+  for (const auto line : split_lines(text)) {
+    lines.emplace_back(line);
+  }
+  return lines;
+}
 
 const char* k_profile =
     "l1d: 49152 12\nl2: 1310720 20\nllc: 62914560 12\nwc-buffers: 12\nfrequency-ghz: 3.4\n"
@@ -33,6 +43,72 @@ TEST(MachineProfileTest, MistakesNameTheFileAndLine) {
   EXPECT_THROW(parse_profile("ipc: -1\n", "x"), Error);
   EXPECT_THROW(parse_profile("ipc: nan\n", "x"), Error);
   EXPECT_THROW(parse_profile("l1d: 49152 12\n", "x"), Error);  // incomplete
+}
+
+TEST(MachineProfileTest, NumbersAreTakenOnlyAsWritten) {
+  const std::string base(k_profile);
+  // The figures the first reader took on trust (issue 50, class 8).
+  const auto refused = [&](const std::string& key, const std::string& value) {
+    // The key's line replaced (the others kept), so only VALUE is wrong.
+    std::string text;
+    for (const auto& line : split_lines_for_test(base)) {
+      text += (line.rfind(key + ":", 0) == 0 ? key + ": " + value : line) + "\n";
+    }
+    try {
+      parse_profile(text, "p.machine");
+    } catch (const Error& e) {
+      return std::string(e.what()).find(key) != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(refused("seed-memmap-bytes", "-1"));  // was 2^64 - 1
+  EXPECT_TRUE(refused("seed-memmap-bytes", "+5"));
+  EXPECT_TRUE(refused("seed-memmap-bytes", "0x10"));
+  EXPECT_TRUE(refused("seed-memmap-bytes", "18446744073709551615"));  // 2^64 - 1 written out
+  EXPECT_TRUE(refused("seed-memmap-bytes", "1e9"));
+  EXPECT_TRUE(refused("wc-buffers", "33"));  // was silently 32 or 33
+  EXPECT_TRUE(refused("wc-buffers", "-12"));
+  EXPECT_TRUE(refused("l2", "-1310720 20"));
+  EXPECT_TRUE(refused("l2", "1310720 -20"));
+  EXPECT_TRUE(refused("ipc", "inf"));
+  EXPECT_TRUE(refused("ipc", "infinity"));
+  EXPECT_TRUE(refused("ipc", "0x1p2"));
+  EXPECT_TRUE(refused("ipc", "4e0"));
+  EXPECT_TRUE(refused("ipc", "-4"));
+  EXPECT_TRUE(refused("read-gbps", "1e300"));
+  EXPECT_TRUE(refused("write-gbps", ".5"));
+  EXPECT_FALSE(refused("ipc", "4.25"));  // the control: a good value is kept
+  EXPECT_DOUBLE_EQ(parse_profile(base, "p").read_gbps, 11.4);
+}
+
+TEST(MachineProfileTest, AKeyGivenTwiceIsAMistakeNotTheLastValue) {
+  try {
+    parse_profile(std::string(k_profile) + "read-gbps: 99\n", "p.machine");
+    FAIL() << "a repeated key was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("p.machine:10: read-gbps: given twice (first at line 7)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(MachineProfileTest, WhetherLocksOrderNonTemporalStoresIsAFigureOfTheProfile) {
+  EXPECT_TRUE(parse_profile(k_profile, "p").locked_orders_nt);  // unsaid: yes (both x86 vendors)
+  const auto no = parse_profile(std::string(k_profile) + "locked-orders-nt: no\n", "p");
+  EXPECT_FALSE(no.locked_orders_nt);
+  EXPECT_THROW(parse_profile(std::string(k_profile) + "locked-orders-nt: maybe\n", "p"), Error);
+  MemoryClockSettings a, b;
+  a.profile = parse_profile(k_profile, "p");
+  b.profile = no;
+  EXPECT_NE(settings_key(a), settings_key(b));
+  // Every bundled profile says it, with its source.
+  for (const char* name : {"icelake-sp", "epyc-zen", "emerald-rapids-vm"}) {
+    const auto dir = std::filesystem::path(KSERIES_SOURCE_DIR) / "kernel-configs" / "machines";
+    EXPECT_NE(read_file(dir / (std::string(name) + ".machine")).find("\nlocked-orders-nt: "),
+              std::string::npos)
+        << name;
+    EXPECT_NO_THROW(load_profile(name, dir)) << name;
+  }
 }
 
 TEST(MachineProfileTest, ScalingKeepsTheMemmapToCacheRatio) {
@@ -127,6 +203,26 @@ TEST(MemcostRecordsTest, WindowsOrderAndHazardsAreRead) {
   EXPECT_EQ(r.order[0].hazards[0].nt_pc, 0xffffffff81000010u);
   EXPECT_EQ(r.order[0].hazards[0].count, 7u);
   EXPECT_TRUE(r.problems.empty());
+}
+
+TEST(MemcostRecordsTest, LockedHazardsCarryTheirLockAndTheHeaderItsVendorRule) {
+  const auto r = parse_records(
+      "memcost version=1 entry=0x1 models=1 irq_entries=0 order=on instrument=always "
+      "locked_nt=unordered addresses=physical\n"
+      "order seq=1 vcpu=0 nt_stores=3 fences=0 locks=2 overflow=0 hazards=1 dropped=0\n"
+      "hazard seq=1 vcpu=0 kind=locked-return nt_pc=0x10 pc=0x20 lock_pc=0x30 vaddr=0x40 "
+      "count=3\n"
+      "hazard seq=1 vcpu=0 kind=return nt_pc=0x10 pc=0x20 lock_pc=0x30 vaddr=0x40 count=3\n");
+  EXPECT_FALSE(r.locked_orders_nt);
+  ASSERT_EQ(r.order.size(), 1u);
+  EXPECT_EQ(r.order[0].locks, 2u);
+  ASSERT_EQ(r.order[0].hazards.size(), 1u);  // a plain return naming a lock is not read
+  EXPECT_EQ(r.order[0].hazards[0].kind, "locked-return");
+  EXPECT_EQ(r.order[0].hazards[0].lock_pc, 0x30u);
+  EXPECT_EQ(r.problems.size(), 1u);
+  // Before the word: ordered (the tracker treated locks as fences then).
+  EXPECT_TRUE(parse_records("memcost version=1 entry=0x1\n").locked_orders_nt);
+  EXPECT_FALSE(parse_records("memcost version=1 locked_nt=sometimes\n").problems.empty());
 }
 
 TEST(MemcostRecordsTest, HostileLinesAreProblemsNotCrashes) {

@@ -1,6 +1,8 @@
 #include "memcost/record.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 #include "core/text.h"
 
@@ -65,17 +67,32 @@ bool read_order(const std::map<std::string, std::string>& f, WindowOrder& o) {
   }
   overflow = it->second == "1";
   o.overflow = overflow != 0;
+  // locks= is newer than the other words: absent, none were told apart.
+  if (f.count("locks") && !take(f, "locks", o.locks)) {
+    return false;
+  }
   return take(f, "seq", o.seq) && take(f, "nt_stores", o.nt_stores) &&
          take(f, "fences", o.fences) && take(f, "dropped", o.dropped);
 }
 
 bool read_hazard(const std::map<std::string, std::string>& f, Hazard& h, std::uint64_t& seq) {
   const auto kind = f.find("kind");
-  if (kind == f.end() ||
-      (kind->second != "store" && kind->second != "load" && kind->second != "return")) {
+  static const char* const k_kinds[] = {"store",        "load",        "return",
+                                        "locked-store", "locked-load", "locked-return"};
+  if (kind == f.end() || std::none_of(std::begin(k_kinds), std::end(k_kinds),
+                                      [&](const char* k) { return kind->second == k; })) {
     return false;
   }
   h.kind = kind->second;
+  const bool locked = h.kind.rfind("locked-", 0) == 0;
+  // A locked-* hazard names its lock (0: out of the plugin's ring of lock
+  // PCs); the others have none (0, or absent in older records).
+  if (f.count("lock_pc") && !take(f, "lock_pc", h.lock_pc)) {
+    return false;
+  }
+  if (!locked && h.lock_pc != 0) {
+    return false;
+  }
   return take(f, "seq", seq) && take(f, "nt_pc", h.nt_pc) && take(f, "pc", h.pc) &&
          take(f, "vaddr", h.vaddr) && take(f, "count", h.count);
 }
@@ -101,6 +118,12 @@ Records parse_records(const std::string& text) {
     const auto f = fields(words);
     if (words[0] == "memcost") {
       r.header = true;
+      const auto locked = f.find("locked_nt");
+      if (locked != f.end() && locked->second != "ordered" && locked->second != "unordered") {
+        problem(number, line);
+        continue;
+      }
+      r.locked_orders_nt = locked == f.end() || locked->second == "ordered";
     } else if (words[0] == "end") {
       r.ended = take(f, "windows", r.windows_seen);
     } else if (words[0] == "window") {

@@ -23,20 +23,27 @@ struct WindowCost {
 };
 
 struct Hazard {
-  std::string kind;  // store, load, return
+  // store, load, return; locked-store, locked-load, locked-return: the same
+  // for lines that no fence but a locked instruction (lock_pc) ordered.
+  std::string kind;
   std::uint64_t nt_pc = 0, pc = 0, vaddr = 0, count = 0;
+  std::uint64_t lock_pc = 0;  // locked-*: the locked instruction (0: not known)
 };
 
 struct WindowOrder {
   std::uint64_t seq = 0;
-  std::uint64_t nt_stores = 0, fences = 0, dropped = 0;
+  std::uint64_t nt_stores = 0, fences = 0, locks = 0, dropped = 0;
   bool overflow = false;
   std::vector<Hazard> hazards;
 };
 
 struct Records {
   bool header = false;  // the plugin started ("memcost version=1 ...")
-  bool ended = false;   // QEMU exited through the plugin's atexit ("end windows=N")
+  // The header's locked_nt: whether the modelled core's locked instructions
+  // order earlier non-temporal stores (the profile's locked-orders-nt).
+  // Records of a plugin from before the word say nothing: ordered.
+  bool locked_orders_nt = true;
+  bool ended = false;  // QEMU exited through the plugin's atexit ("end windows=N")
   std::uint64_t windows_seen = 0;
   // Per model, the windows in call order.
   std::map<std::string, std::vector<WindowCost>> windows;

@@ -72,7 +72,7 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
     return MC_INSN_OTHER;
   }
   if (lock) {
-    return MC_INSN_FENCE; /* a locked read-modify-write orders everything */
+    return MC_INSN_LOCKED; /* a locked read-modify-write */
   }
   const uint8_t* p = bytes + i;
   size_t n = len - i;
@@ -93,7 +93,7 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
       return MC_INSN_OTHER;
     case 0x86: /* xchg r/m8, r8 */
     case 0x87: /* xchg r/m, r: with memory it is locked */
-      return n > 1 && modrm_mem(p[1]) ? MC_INSN_FENCE : MC_INSN_OTHER;
+      return n > 1 && modrm_mem(p[1]) ? MC_INSN_LOCKED : MC_INSN_OTHER;
     case 0xCF:
       return MC_INSN_IRET;
     case 0xE8:

@@ -1,8 +1,9 @@
 #ifndef KSERIES_MEMCOST_X86_INSN_H
 #define KSERIES_MEMCOST_X86_INSN_H
 /* What an x86-64 instruction means to the memory model, from its bytes:
- * non-temporal store, fence (sfence, mfence, a lock prefix, xchg with
- * memory, serialising instructions), cache-line flush, iret, direct call.
+ * non-temporal store, fence (sfence, mfence, serialising instructions),
+ * locked instruction (a lock prefix, xchg with memory), cache-line flush,
+ * iret, direct call.
  * Decoded once, when QEMU translates the instruction. */
 
 #include <stddef.h>
@@ -15,7 +16,9 @@ extern "C" {
 typedef enum mc_insn_kind {
   MC_INSN_OTHER = 0,
   MC_INSN_NT_STORE, /* movnti, movntdq, movntps/pd, movntq, maskmov*, vmovnt* */
-  MC_INSN_FENCE,    /* sfence, mfence, lock-prefixed, xchg m, cpuid, wbinvd, serialize */
+  MC_INSN_FENCE,    /* sfence, mfence, cpuid, wbinvd, serialize */
+  MC_INSN_LOCKED,   /* lock-prefixed, xchg with memory: a fence to the caches'
+                       WC buffers; to the ordering, per vendor (docs/memory-clock.md) */
   MC_INSN_CLFLUSH,  /* clflush, clflushopt: write back and invalidate */
   MC_INSN_CLWB,     /* clwb: write back, keep */
   MC_INSN_IRET,     /* iret / iretq */

@@ -70,6 +70,63 @@ TEST(NtOrderingTest, AHazardFailsWithPcsAndPfn) {
   EXPECT_NE(v[0].summary.find("(and 1 more)"), std::string::npos);
 }
 
+const memcost::Symbolizer k_lock_symbols(
+    "ffffffff81200000 T memmap_init_zone_device\nffffffff81200400 t memmap_init_compound\n"
+    "ffffffff81300000 t pageblock_migratetype_init_range\n");
+
+memcost::Hazard locked_return() {
+  memcost::Hazard h{"locked-return", 0xffffffff81200123, 0xffffffff81100000, 0xffffea0009000000,
+                    524288};
+  h.lock_pc = 0xffffffff8130004a;
+  return h;
+}
+
+TEST(NtOrderingTest, LinesOnlyACalleesLockOrderedPassWithAWarningNamingTheLock) {
+  auto w = window(8388592, 0, {locked_return()});
+  w.locks = 1024;
+  const auto v = judge_nt_ordering({calls("fsdax-mem", 1)}, records({w}), k_lock_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_pass);
+  // On the verdict line itself, with the lock's PC.
+  EXPECT_NE(v[0].summary.find("WARNING: returned (to 0xffffffff81100000) with 524288 line(s) of "
+                              "the non-temporal store at memmap_init_zone_device+0x123 ordered "
+                              "only by the locked instruction at "
+                              "pageblock_migratetype_init_range+0x4a, not by a fence the "
+                              "function issues"),
+            std::string::npos)
+      << v[0].summary;
+  EXPECT_NE(v[0].summary.find("0 fences, 1024 locked instructions"), std::string::npos);
+}
+
+TEST(NtOrderingTest, OnACoreWhoseLocksDoNotOrderNonTemporalStoresItFails) {
+  auto r = records({window(8388592, 0, {locked_return()})});
+  r.locked_orders_nt = false;
+  const auto v = judge_nt_ordering({calls("fsdax-mem", 1)}, r, k_lock_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_fail);
+  EXPECT_NE(v[0].summary.find("not drained: returned"), std::string::npos) << v[0].summary;
+  EXPECT_NE(v[0].summary.find("pageblock_migratetype_init_range+0x4a"), std::string::npos);
+  EXPECT_NE(v[0].details.find("locked-orders-nt: no"), std::string::npos);
+}
+
+TEST(NtOrderingTest, AStoreAfterOnlyALockIsAWarningToo) {
+  memcost::Hazard h{"locked-store", 0xffffffff81200123, 0xffffffff81200410, 0xffffea0009008000, 2};
+  h.lock_pc = 0xffffffff8130004a;
+  const auto v =
+      judge_nt_ordering({calls("devdax-mem", 1)}, records({window(10, 0, {h})}), k_lock_symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_pass);
+  EXPECT_NE(v[0].summary.find("WARNING: an ordinary store at memmap_init_compound+0x10"),
+            std::string::npos)
+      << v[0].summary;
+  // An unordered hazard beside it still fails.
+  memcost::Hazard store{"store", 0xffffffff81200123, 0xffffffff81200410, 0xffffea0009008000, 1};
+  EXPECT_EQ(judge_nt_ordering({calls("devdax-mem", 1)}, records({window(10, 0, {h, store})}),
+                              k_lock_symbols)[0]
+                .status,
+            VerdictStatus::k_fail);
+}
+
 TEST(NtOrderingTest, WindowsThatDoNotAddUpCannotBeJudged) {
   const auto v =
       judge_nt_ordering({calls("fsdax-dev", 1)}, records({window(1, 1), window(1, 1)}), k_symbols);

@@ -10,6 +10,10 @@
  *           4 KiB of stores at virtual 8 MiB; the page remapped to physical
  *           12 MiB and invlpg; the same 4 KiB of stores again: fresh lines
  *           (a plugin that kept the old translation would see L1 hits)
+ *   mode 4: movnti to one line, a locked instruction, an ordinary store to
+ *           that line (ordered only by the lock), movnti to another line,
+ *           a second locked instruction, return without a fence (both
+ *           lines reach the return ordered only by a lock)
  * then leaves QEMU through isa-debug-exit (exit code 0x21: (0x10 << 1) | 1). */
 	.section .multiboot, "a"
 	.align 4
@@ -39,6 +43,8 @@ _start:
 	mov %eax, %cr0
 	mov $3, %eax
 	call measured
+	mov $4, %eax
+	call measured
 	mov $0x10, %al
 	outb %al, $0xf4
 1:	hlt
@@ -53,6 +59,8 @@ measured:
 	je hazard
 	cmp $3, %eax
 	je remap
+	cmp $4, %eax
+	je locked
 	mov $0x400000, %edi
 	mov $16384, %ecx
 2:	movl $1, (%edi)
@@ -82,6 +90,25 @@ plain_store:
 	.globl nt_store_two
 nt_store_two:
 	movnti %edx, 0x1000(%edi)
+	ret
+locked:
+	mov $0x700000, %edi
+	mov $9, %edx
+	.globl nt_store_three
+nt_store_three:
+	movnti %edx, (%edi)
+	.globl lock_one
+lock_one:
+	lock addl $0, (%esp)
+	.globl plain_store_two
+plain_store_two:
+	movl $6, 8(%edi)
+	.globl nt_store_four
+nt_store_four:
+	movnti %edx, 0x1000(%edi)
+	.globl lock_two
+lock_two:
+	xchg %edx, 0x2000(%edi)
 	ret
 remap:
 	mov $0x800000, %edi
