@@ -147,7 +147,8 @@ UpstreamPatches upstream_patches(const Series& series) {
   if (!fs::is_regular_file(file, ec)) {
     return upstream;
   }
-  for (const auto raw : split_lines(read_file(file))) {
+  const std::string text = read_file(file);  // the lines below are views of it
+  for (const auto raw : split_lines(text)) {
     const auto line = trim(raw.substr(0, raw.find('#')));
     if (line.empty()) {
       continue;
