@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "gate/checkpatch.h"
+#include "gate/checkpatch_findings.h"
 #include "gate/coverage_stage.h"
 #include "gate/expectations.h"
 #include "gate/per_patch.h"
@@ -296,6 +297,9 @@ class SeriesGate {
     }
     cell.summary = std::to_string(chain.back()->patches.size()) + " patch(es) applied onto " +
                    m_request.base_label;
+    for (const auto& warning : applied.warnings) {  // base-commit, point release
+      cell.summary += "; warning: " + warning;
+    }
     cell.properties["tip"] = git::to_hex(*applied.tip);
     cell.seconds = seconds_since(start);
     record(std::move(cell));
@@ -523,10 +527,13 @@ void judge_revision_findings(const GateRequest& request, const std::vector<std::
                              const std::vector<std::optional<Expectations>>& expected,
                              results::CellStore& store, GateResult& result) {
   const auto findings = revision_findings(result.revisions, request.matrix.revision_regression);
+  // Checkpatch errors a revision adds against its predecessor, likewise.
+  const auto style =
+      checkpatch_findings(result.revisions, store.cells(), request.matrix.checkpatch);
   for (std::size_t i = 0; i < result.verdicts.size(); ++i) {
     results::SeriesVerdict& verdict = result.verdicts[i];
     std::vector<const RevisionFinding*> failing;
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings, style_failing;
     for (const auto& finding : findings) {
       if (finding.series != verdict.series) {
         continue;
@@ -537,14 +544,21 @@ void judge_revision_findings(const GateRequest& request, const std::vector<std::
         warnings.push_back(finding.text());
       }
     }
+    for (const auto& finding : style) {
+      if (finding.series == verdict.series) {
+        (finding.fails && !verdict.known_bad ? style_failing : warnings).push_back(finding.text());
+      }
+    }
+    results::CellResult cell{
+        verdict.series, k_revision_regression_cell, results::Outcome::k_fail, "", "", 0, {}};
+    add_checkpatch_failures(style_failing, request.matrix, cell);
     if (!failing.empty()) {
       const auto& policy = *request.matrix.revision_regression;
-      results::CellResult cell{
-          verdict.series, k_revision_regression_cell, results::Outcome::k_fail, "", "", 0, {}};
       char max[32];
       std::snprintf(max, sizeof max, "%g", policy.max_percent);
       cell.summary = failing.front()->text() + " (policy: max=" + max + " %" +
-                     (policy.metric ? " " + *policy.metric : std::string()) + ")";
+                     (policy.metric ? " " + *policy.metric : std::string()) + ")" +
+                     (cell.summary.empty() ? "" : "; " + cell.summary);
       for (const auto* finding : failing) {
         cell.detail += finding->text() + "\n";
       }
@@ -552,13 +566,15 @@ void judge_revision_findings(const GateRequest& request, const std::vector<std::
       cell.properties["policy.line"] =
           request.matrix.file.string() + ":" + std::to_string(policy.line);
       reproduce_finding(request, result.verdicts, i, *failing.front(), cell);
+    }
+    if (!failing.empty() || !style_failing.empty()) {
       store.record(std::move(cell));
       const std::string identity = verdict.identity;
       verdict = judge_series(verdict.series, store.cells(), expected[i], &planned);
       verdict.identity = identity;
     }
     verdict.warnings = warnings;
-    if (!failing.empty() || !warnings.empty()) {
+    if (!failing.empty() || !style_failing.empty() || !warnings.empty()) {
       store.judge(verdict);
     }
   }
@@ -589,7 +605,7 @@ GateResult run_gate(const GateRequest& request, GateServices& services, session:
   for (const auto& cell : request.matrix.cells) {
     planned.push_back(results::CellId::session(cell.target, cell.test_case).to_string());
   }
-  if (request.matrix.revision_regression) {
+  if (request.matrix.revision_regression || request.matrix.checkpatch) {
     planned.push_back(k_revision_regression_cell);
   }
   if (!coverage_cells(request.matrix, request.configs).empty()) {

@@ -129,12 +129,15 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
       matrix.cells.push_back(std::move(cell));
     } else if (key == "revision-regression") {
       matrix.revision_regression = parse_revision_regression(w, where, line_no);
+    } else if (key == "checkpatch") {
+      matrix.checkpatch = parse_checkpatch_policy(w, where, line_no);
     } else if (key == "coverage") {
       coverage::add_policy_line(matrix.coverage, std::string(line.substr(colon + 1)), where);
       matrix.coverage_line = matrix.coverage_line ? matrix.coverage_line : line_no;
     } else {
       throw usage_error(where + ": unknown key '" + key +
-                        "' (per-patch, per-patch-timing, cell, revision-regression, coverage)");
+                        "' (per-patch, per-patch-timing, cell, revision-regression, coverage, "
+                        "checkpatch)");
     }
   }
   if (matrix.cells.empty() && !matrix.per_patch_target && !matrix.per_patch_timing) {

@@ -7,11 +7,14 @@
 //   revision-regression: max=PCT [METRIC]
 //   coverage: min=PCT
 //   coverage: require FILE:FIRST-LAST
+//   checkpatch: max-new-errors=N
 // (revision-regression: a revision slower than the revision before it by
 // more than PCT percent, on METRIC or on any metric, fails;
 // gate/revision_regression.h. coverage: the policy on the changed lines the
 // coverage cells ran, coverage/revision_coverage.h; a coverage cell is a
-// cell whose target has the `coverage` feature.)
+// cell whose target has the `coverage` feature. checkpatch: a revision
+// adding more than N checkpatch errors of its own against the revision
+// before it fails, gate/checkpatch_findings.h.)
 // `#` starts a comment. Errors name file:line.
 
 #include <filesystem>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "coverage/revision_coverage.h"
+#include "gate/checkpatch_policy.h"
 
 namespace kseries::gate {
 
@@ -47,6 +51,7 @@ struct Matrix {
   std::optional<MatrixCell> per_patch_timing;
   std::vector<MatrixCell> cells;
   std::optional<RevisionRegressionPolicy> revision_regression;
+  std::optional<CheckpatchPolicy> checkpatch;
   coverage::CoveragePolicy coverage;  // off when empty
   // The targets of coverage_cells(), once resolve_coverage_targets() ran: a
   // shard plan keeps their cells and the coverage stage on one shard.

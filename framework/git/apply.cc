@@ -8,6 +8,7 @@
 #include "git/diff_check.h"
 #include "git/hunk_locator.h"
 #include "git/path_conflict.h"
+#include "git/point_release.h"
 #include "sys/interrupt.h"
 
 namespace kseries::git {
@@ -216,6 +217,9 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
     throw infra_error("internal: nothing to apply");
   }
   result.warnings = base_commit_warnings(store, request);
+  for (const auto& drift : release_drifts(store, request.base, request.chain)) {
+    result.warnings.push_back(drift.text());
+  }
   check_every_diff(request);
 
   // One pack for the whole chain, not a file per blob, tree and commit.

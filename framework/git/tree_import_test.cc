@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <utime.h>
+
+#include <ctime>
 
 #include "git/libgit2.h"
 #include "testing/temp_dir.h"
@@ -70,12 +73,132 @@ TEST_F(TreeImportTest, TarballImportIsReproducibleAndReused) {
   const auto b = import_tarball(second, m_tmp / "linux-demo.tar.gz", m_tmp / "scratch", runner);
   EXPECT_EQ(to_hex(a.commit), to_hex(b.commit));
   EXPECT_EQ(a.branch, "base/linux-demo");
-  EXPECT_EQ(a.version, "1.2.3");
+  EXPECT_EQ(a.release.kernel, "1.2.3");
   EXPECT_FALSE(a.reused);
   const auto again = import_tarball(first, m_tmp / "linux-demo.tar.gz", m_tmp / "scratch", runner);
   EXPECT_TRUE(again.reused);
   EXPECT_EQ(to_hex(again.commit), to_hex(a.commit));
   EXPECT_FALSE(std::filesystem::exists(m_tmp / "scratch"));
+}
+
+TEST(BaseReleaseTest, RendersAndParsesBack) {
+  BaseRelease release{"6.12.118", "linux-source-6.12 6.12.118-1~deb12u1",
+                      "/usr/src/linux-source-6.12.tar.xz", 151970188, 1764320040};
+  const auto back = parse_base_release(render_base_release(release));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(render_base_release(*back), render_base_release(release));
+  EXPECT_EQ(back->describe(), "6.12.118 (Debian linux-source-6.12 6.12.118-1~deb12u1)");
+  EXPECT_EQ(parse_base_release("kernel: 1.2.3\n"), std::nullopt);  // no size, no mtime
+  EXPECT_EQ(parse_base_release("kernel: 1\ntarball-size: x\ntarball-mtime: 1\n"), std::nullopt);
+  EXPECT_EQ(BaseRelease{}.describe(), "unknown version");
+}
+
+// dpkg-query as Debian answers it.
+class FakeDpkg : public ProcessRunner {
+ public:
+  ProcessResult run(const ProcessSpec& spec) override {
+    argvs.push_back(spec.argv);
+    ProcessResult result;
+    result.exit_code = 0;
+    if (spec.argv.at(1) == "-S") {
+      result.out = owner;
+      result.exit_code = owner.empty() ? 1 : 0;
+    } else {
+      result.out = version;
+    }
+    return result;
+  }
+  std::string owner, version;
+  std::vector<std::vector<std::string>> argvs;
+};
+
+TEST(DebianPackageTest, AsksDpkgWhoOwnsTheTarballAndItsVersion) {
+  if (!find_program("dpkg-query")) {
+    GTEST_SKIP() << "no dpkg-query";
+  }
+  FakeDpkg dpkg;
+  dpkg.owner = "linux-source-6.12: /usr/src/linux-source-6.12.tar.xz\n";
+  dpkg.version = "6.12.118-1~deb12u1";
+  EXPECT_EQ(debian_package_of("/usr/src/linux-source-6.12.tar.xz", dpkg),
+            "linux-source-6.12 6.12.118-1~deb12u1");
+  ASSERT_EQ(dpkg.argvs.size(), 2u);
+  EXPECT_EQ(dpkg.argvs[1].back(), "linux-source-6.12");
+  dpkg.owner = "";  // no package owns it
+  EXPECT_EQ(debian_package_of("/tmp/linux-7.0.tar.xz", dpkg), "");
+  dpkg.owner = "a, b: /usr/src/x.tar.xz\n";  // two own it: not one answer
+  EXPECT_EQ(debian_package_of("/usr/src/x.tar.xz", dpkg), "");
+}
+
+class TarballReleaseTest : public TreeImportTest {
+ protected:
+  std::filesystem::path make_tarball(const std::string& sublevel, std::time_t mtime) {
+    const auto src = m_tmp / "linux-demo";
+    put_file(src / "Makefile",
+             "VERSION = 1\nPATCHLEVEL = 2\nSUBLEVEL = " + sublevel + "\nEXTRAVERSION =\n");
+    put_file(src / "README", "demo " + sublevel + "\n");
+    const auto tarball = m_tmp / "linux-demo.tar.gz";
+    ProcessSpec tar;
+    tar.argv = {"tar", "-czf", tarball.string(), "-C", m_tmp.path().string(), "linux-demo"};
+    EXPECT_TRUE(m_runner.run(tar).ok());
+    const struct utimbuf times { mtime, mtime };
+    EXPECT_EQ(::utime(tarball.c_str(), &times), 0);
+    return tarball;
+  }
+  SystemProcessRunner m_runner;
+};
+
+// The release is stored with the base; a tarball that changed since (a
+// point release upgrade of the package) is imported anew, not reused.
+TEST_F(TarballReleaseTest, StoresTheReleaseAndReimportsAChangedTarball) {
+  Store store(m_tmp / "a.git");
+  const auto tarball = make_tarball("2", 1000000000);
+  const auto first = import_tarball(store, tarball, m_tmp / "scratch", m_runner);
+  EXPECT_EQ(first.release.kernel, "1.2.2");
+  EXPECT_EQ(first.release.tarball_mtime, 1000000000);
+  EXPECT_EQ(first.release.tarball, tarball.string());
+  EXPECT_FALSE(first.replaced);
+  const auto stored = read_base_release(store, first.commit);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(render_base_release(*stored), render_base_release(first.release));
+  EXPECT_EQ(base_release(store, first.commit).kernel, "1.2.2");
+
+  const auto same = import_tarball(store, tarball, m_tmp / "scratch", m_runner);
+  EXPECT_TRUE(same.reused);
+  EXPECT_EQ(same.release.kernel, "1.2.2");
+
+  make_tarball("3", 1000086400);
+  const auto upgraded = import_tarball(store, tarball, m_tmp / "scratch", m_runner);
+  EXPECT_FALSE(upgraded.reused);
+  EXPECT_EQ(upgraded.release.kernel, "1.2.3");
+  ASSERT_TRUE(upgraded.replaced);
+  EXPECT_EQ(upgraded.replaced->kernel, "1.2.2");
+  EXPECT_NE(to_hex(upgraded.commit), to_hex(first.commit));
+  EXPECT_EQ(to_hex(*store.branch_tip("base/linux-demo")), to_hex(upgraded.commit));
+}
+
+// A base imported before kseries stored releases: reused while the
+// tarball's Makefile names the same release (the release stored then),
+// imported anew when it does not.
+TEST_F(TarballReleaseTest, AnImportWithoutAStoredReleaseIsCheckedAgainstTheTarball) {
+  Store store(m_tmp / "a.git");
+  const auto tarball = make_tarball("2", 1000000000);
+  const auto first = import_tarball(store, tarball, m_tmp / "scratch", m_runner);
+  git(m_tmp.path(),
+      {"--git-dir", store.path().string(), "update-ref", "-d", "refs/notes/kseries-base"});
+  ASSERT_FALSE(read_base_release(store, first.commit));
+  const auto again = import_tarball(store, tarball, m_tmp / "scratch", m_runner);
+  EXPECT_TRUE(again.reused);
+  EXPECT_EQ(again.release.kernel, "1.2.2");
+  EXPECT_TRUE(read_base_release(store, first.commit));
+
+  git(m_tmp.path(),
+      {"--git-dir", store.path().string(), "update-ref", "-d", "refs/notes/kseries-base"});
+  make_tarball("3", 1000000000);
+  const auto upgraded = import_tarball(store, tarball, m_tmp / "scratch", m_runner);
+  EXPECT_FALSE(upgraded.reused);
+  EXPECT_EQ(upgraded.release.kernel, "1.2.3");
+  ASSERT_TRUE(upgraded.replaced);
+  EXPECT_EQ(upgraded.replaced->kernel, "1.2.2");
 }
 
 }  // namespace
