@@ -74,7 +74,7 @@ TEST(CaseDefTest, LoadsTheBundledMemmapEquivalenceWithItsModuleAndOracle) {
 TEST(CaseDefTest, AModuleThatIsAPathOrTooLongIsRefusedNotThrown) {
   testing::TempDir tmp;
   testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
-  for (const std::string module :
+  for (const std::string& module :
        {std::string(300, 'A'), std::string("../c"), std::string(".."), std::string("a/b")}) {
     testing::put_file(tmp / "c" / "case.conf", "needs: pmem\nmodules: " + module + "\n");
     try {

@@ -20,6 +20,7 @@ namespace bp = boost::process;
 using Clock = std::chrono::steady_clock;
 
 constexpr auto k_poll_interval = std::chrono::milliseconds(20);
+constexpr int k_done_polls = 50;  // ProcessSpec::done is asked about once a second
 
 // One output stream of the child: read asynchronously, split into lines for
 // the progress callback, copied to the capture string and the log file.
@@ -152,7 +153,7 @@ bp::child spawn(const ProcessSpec& spec, const std::filesystem::path& exe, Child
 class Watchdog {
  public:
   Watchdog(asio::io_context& ioc, const ProcessSpec& spec, ChildIo& io)
-      : m_spec(spec), m_io(io), m_deadline(ioc, spec.timeout), m_grace(ioc) {}
+      : m_spec(spec), m_io(io), m_deadline(ioc, spec.timeout), m_grace(ioc), m_done(ioc) {}
 
   void arm() {
     m_deadline.async_wait([this](const boost::system::error_code& ec) {
@@ -164,6 +165,22 @@ class Watchdog {
   void disarm() {
     m_deadline.cancel();
     m_grace.cancel();
+    m_done.cancel();
+  }
+  // Polled: once the spec's `done` holds, the child has done_grace to exit.
+  void check_done() {
+    if (!m_spec.done || m_done_seen || m_forced) {
+      return;
+    }
+    if (m_spec.done()) {
+      m_done_seen = true;
+      m_done.expires_after(m_spec.done_grace);
+      m_done.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) {
+          kill_group(ProcessEnd::k_hung_after_done);
+        }
+      });
+    }
   }
   // Polled: SIGINT/SIGTERM only set a flag (sys/interrupt.h). An asio
   // signal_set would put SIG_DFL back when destroyed, so a signal between
@@ -208,6 +225,8 @@ class Watchdog {
   ChildIo& m_io;
   asio::steady_timer m_deadline;
   asio::steady_timer m_grace;
+  asio::steady_timer m_done;
+  bool m_done_seen = false;
   bool m_term_sent = false;
   std::optional<ProcessEnd> m_forced;
 };
@@ -218,6 +237,7 @@ class Watchdog {
 bool run_until_done(asio::io_context& ioc, bp::child& child, const StreamDrain& out,
                     const StreamDrain& err, Watchdog& watchdog) {
   bool exited = false;
+  int polls = 0;
   asio::steady_timer poll(ioc);
   std::function<void()> poll_exit = [&]() {
     poll.expires_after(k_poll_interval);
@@ -226,6 +246,9 @@ bool run_until_done(asio::io_context& ioc, bp::child& child, const StreamDrain& 
         return;
       }
       watchdog.check_interrupt();
+      if (++polls % k_done_polls == 0 && !exited) {
+        watchdog.check_done();
+      }
       if (!exited) {
         std::error_code running_ec;
         exited = !child.running(running_ec);
@@ -301,6 +324,9 @@ std::string ProcessResult::describe() const {
       return "timed out after " + std::to_string(elapsed.count() / 1000) + " s";
     case ProcessEnd::k_interrupted:
       return "interrupted";
+    case ProcessEnd::k_hung_after_done:
+      return "ended " + std::to_string(elapsed.count() / 1000) +
+             " s in: it said it was done and did not exit";
   }
   return "unknown";
 }

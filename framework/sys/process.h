@@ -30,9 +30,15 @@ struct ProcessSpec {
   bool capture = true;
   // Called with each complete stdout or stderr line (progress reporting).
   std::function<void(std::string_view)> on_line;
+  // Polled about once a second while the child runs: once it returns true,
+  // the child has said it is done (a guest's "KSERIES poweroff"), and if it
+  // has not exited `done_grace` later it is ended (ProcessEnd::k_hung_after_done):
+  // a kernel that BUGs with a device lock held never finishes its shutdown.
+  std::function<bool()> done;
+  std::chrono::milliseconds done_grace{std::chrono::seconds(30)};
 };
 
-enum class ProcessEnd { k_exited, k_signaled, k_timed_out, k_interrupted };
+enum class ProcessEnd { k_exited, k_signaled, k_timed_out, k_interrupted, k_hung_after_done };
 
 struct ProcessResult {
   ProcessEnd end = ProcessEnd::k_exited;
@@ -43,7 +49,8 @@ struct ProcessResult {
   std::chrono::milliseconds elapsed{0};
 
   bool ok() const { return end == ProcessEnd::k_exited && exit_code == 0; }
-  // "exit 2", "killed by signal 9", "timed out after 30 s", "interrupted".
+  // "exit 2", "killed by signal 9", "timed out after 30 s", "interrupted",
+  // "ended 42 s in: it said it was done and did not exit".
   std::string describe() const;
 };
 

@@ -70,6 +70,36 @@ TEST(ProcessTest, TimeoutKillsTheWholeGroupIncludingGrandchildren) {
   EXPECT_FALSE(alive) << "grandchild " << pid << " survived";
 }
 
+// A guest that said "KSERIES poweroff" and hangs in its shutdown: ended
+// done_grace after the check first holds, not at the timeout.
+TEST(ProcessTest, AChildThatSaidItIsDoneAndHangsIsEndedAfterTheGrace) {
+  testing::TempDir tmp;
+  const auto said = tmp / "said";
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "echo done > " + said.string() + "; sleep 60"};
+  spec.timeout = std::chrono::seconds(30);
+  spec.done = [&] { return std::filesystem::exists(said); };
+  spec.done_grace = std::chrono::milliseconds(200);
+  const auto result = runner.run(spec);
+  EXPECT_EQ(result.end, ProcessEnd::k_hung_after_done);
+  EXPECT_LT(result.elapsed, std::chrono::seconds(5));
+  EXPECT_NE(result.describe().find("said it was done and did not exit"), std::string::npos);
+}
+
+TEST(ProcessTest, AChildThatSaidItIsDoneAndExitsWithinTheGraceExits) {
+  testing::TempDir tmp;
+  const auto said = tmp / "said";
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "echo done > " + said.string() + "; sleep 2; exit 3"};
+  spec.done = [&] { return std::filesystem::exists(said); };
+  spec.done_grace = std::chrono::seconds(10);
+  const auto result = runner.run(spec);
+  EXPECT_EQ(result.end, ProcessEnd::k_exited);
+  EXPECT_EQ(result.exit_code, 3);
+}
+
 TEST(ProcessTest, GraceGivesTheGroupSigtermFirst) {
   testing::TempDir tmp;
   SystemProcessRunner runner;
