@@ -22,9 +22,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kseries::coverage::ConditionEnvironment env;
   env.config = [](const std::string& symbol) { return symbol.size() % 2 ? "y" : ""; };
   for (int line = 1; line <= static_cast<int>(source.size()) && line <= 64; ++line) {
-    for (const auto& condition : source.conditions(line)) {
+    const auto conditions = source.conditions(line);
+    kseries::fuzz::require(conditions.size() <= 2 * kseries::coverage::k_max_conditions + 1);
+    for (const auto& condition : conditions) {
       kseries::fuzz::require(condition.line >= 1 && condition.line < line);
-      kseries::coverage::evaluate_condition(condition.expression, env);
+      kseries::fuzz::require(condition.expression().size() <=
+                             kseries::coverage::k_max_condition_bytes);
+      kseries::coverage::evaluate_condition(condition.expression(), env);
+    }
+    // Lines of one key share their conditions (the key caches the reasons).
+    if (line > 1 && source.conditions_key(line) == source.conditions_key(line - 1)) {
+      const auto above = source.conditions(line - 1);
+      kseries::fuzz::require(above.size() == conditions.size());
+      for (std::size_t i = 0; i < above.size(); ++i) {
+        kseries::fuzz::require(above[i].identity() == conditions[i].identity() ||
+                               above[i].expression() == conditions[i].expression());
+      }
     }
     source.in_macro_definition(line);
     source.holds_no_code(line);

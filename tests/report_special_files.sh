@@ -13,11 +13,12 @@ apply() {
   "$KSERIES" apply --workdir "$TMP/wd" --series "$TMP/good" --tree "$TMP/toy" --base "$base" "$@"
 }
 
-# A FIFO: kseries writes the placeholder and the report into it; a reader
-# takes them; the FIFO is still a FIFO.
+# A FIFO: kseries writes one document into it, the report (no placeholder
+# first: its reader would leave with that, tests/junit_fifo_full_disk.sh);
+# a reader takes it; the FIFO is still a FIFO.
 mkfifo "$TMP/junit.fifo"
 # (timeout: a FIFO replaced by a file leaves its reader blocked on the old inode)
-(timeout 60 cat "$TMP/junit.fifo" >"$TMP/fifo-1.xml"; timeout 60 cat "$TMP/junit.fifo" >"$TMP/fifo-2.xml") &
+(timeout 60 cat "$TMP/junit.fifo" >"$TMP/fifo-1.xml") &
 reader=$!
 expect_exit 0 apply --junit "$TMP/junit.fifo" --branch fifo
 if ! [ -p "$TMP/junit.fifo" ]; then
@@ -25,9 +26,8 @@ if ! [ -p "$TMP/junit.fifo" ]; then
   fail "the FIFO was replaced: $(ls -l "$TMP/junit.fifo")"
 fi
 wait "$reader"
-expect_grep "did not finish" "$TMP/fifo-1.xml"
-expect_grep "<testsuites" "$TMP/fifo-2.xml"
-expect_grep "toy: change line twenty" "$TMP/fifo-2.xml"
+expect_grep "<testsuites" "$TMP/fifo-1.xml"
+expect_grep "toy: change line twenty" "$TMP/fifo-1.xml"
 
 # A symlink to a file: the link survives, the target holds the report.
 echo old >"$TMP/target.xml"

@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
     const JunitGuard junit(command_name, args);  // --junit FILE whatever the end
     try {
       junit.arm();
-      const int status = command.run(context, args);
+      const int status = command.run(context, junit.arguments(args));
+      junit.deliver();        // a FIFO's one document
       context.finish_runs();  // the run wrote its report: runs/latest may move
       if (interrupt_signal() != 0) {
         std::cerr << "kseries " << command_name << ": interrupted ("

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/utf8.h"
 #include "git/apply.h"
+#include "git/branch_name.h"
 #include "report/junit.h"
 #include "series/revision_identity.h"
 #include "series/series_chain.h"
@@ -77,17 +78,6 @@ report::TestSuite junit_suite(const std::vector<std::unique_ptr<Series>>& chain,
   return suite;
 }
 
-// As `git check-ref-format --branch` decides: libgit2 takes refs/heads/HEAD
-// and refs/heads/-x, which git branch and git checkout refuse (a name that
-// reads as an option, or as HEAD itself).
-bool valid_branch_name(const std::string& branch) {
-  if (branch.empty() || branch.front() == '-' || branch == "HEAD") {
-    return false;
-  }
-  int valid = 0;
-  return git_reference_name_is_valid(&valid, ("refs/heads/" + branch).c_str()) == 0 && valid;
-}
-
 po::options_description apply_options() {
   po::options_description options("kseries apply options");
   options.add_options()(
@@ -138,9 +128,7 @@ Intake read_intake(const po::variables_map& vm, const fs::path& source) {
   if (vm.count("upto") && vm["upto"].as<std::size_t>() < top.patches.size()) {
     intake.branch += ".upto-" + std::to_string(vm["upto"].as<std::size_t>());
   }
-  if (!valid_branch_name(intake.branch)) {
-    throw usage_error("--branch '" + intake.branch + "' is not a valid git branch name");
-  }
+  intake.branch = git::branch_name(intake.branch);
   return intake;
 }
 

@@ -17,6 +17,7 @@
 #include "kernel/kernel_build.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
+#include "report/output.h"
 #include "sys/files.h"
 
 namespace kseries::cli {
@@ -88,7 +89,7 @@ void write_reports(const po::variables_map& vm, const fs::path& run_dir,
     report::write_junit(vm["junit"].as<std::string>(), {suite});
   }
   if (vm.count("json")) {
-    write_file(vm["json"].as<std::string>(), json);
+    report::write_report(vm["json"].as<std::string>(), json);  // replaced whole, never cut short
   }
 }
 

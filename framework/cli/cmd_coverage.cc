@@ -122,7 +122,7 @@ int run_coverage(Context& context, const std::vector<std::string>& args) {
   kernel_input.progress = [](const std::string& text) { progress(text); };
   if (vm.count("cover")) {
     for (const auto& path : vm["cover"].as<std::vector<std::string>>()) {
-      kernel_input.cover.push_back(coverage::read_cover_file(path, kernel_input.progress));
+      kernel_input.cover.emplace_back(path);
     }
   }
   const auto result = coverage::analyse_kernel(lines, kernel_input);

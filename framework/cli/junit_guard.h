@@ -34,15 +34,34 @@ std::vector<report::TestSuite> early_end_report(const std::string& command, cons
                                                 const std::string& message,
                                                 report::CaseStatus status);
 
+// The most a report written in place of the placeholder may take: the
+// placeholder is padded to this size, so that on a full disk the end of
+// the run (an infrastructure error naming the full disk) can still be
+// written over it, where a new file could not.
+inline constexpr std::size_t k_reserved_junit_bytes = 16 * 1024;
+
 class JunitGuard {
  public:
   JunitGuard(std::string command, const std::vector<std::string>& args);
-  // Writes the "did not finish" placeholder (not for "-": standard output
-  // gets one document, the final one). Throws Error(k_infrastructure) when
-  // FILE cannot be written.
+  ~JunitGuard();
+  JunitGuard(const JunitGuard&) = delete;
+  JunitGuard& operator=(const JunitGuard&) = delete;
+  // ARGS as the command is to see them. A FILE that is a stream (a FIFO,
+  // a terminal, a device) takes one document, the last: the command
+  // writes its reports (a bisection writes one as it goes) to a private
+  // file instead, and deliver() hands the last one on.
+  std::vector<std::string> arguments(const std::vector<std::string>& args) const;
+  // Writes the "did not finish" placeholder, padded to
+  // k_reserved_junit_bytes: a regular file only (a stream and "-" get one
+  // document, the final one; a stream's private file is made here).
+  // Throws Error(k_infrastructure) when FILE cannot be written.
   void arm() const;
-  // The command ended with ERROR: its testcase replaces FILE. Never throws
-  // (a report that cannot be written is said on stderr).
+  // The command returned: a stream gets the report the command wrote (or
+  // one saying it wrote none). Throws as writing FILE does.
+  void deliver() const;
+  // The command ended with ERROR: its testcase replaces FILE (on a full
+  // disk, over the placeholder, in place). Never throws (a report that
+  // cannot be written is said on stderr).
   void record(const Error& error) const;
   void record_internal(const std::string& what) const;
 
@@ -51,6 +70,8 @@ class JunitGuard {
 
   std::string m_command;
   std::optional<std::string> m_file;
+  bool m_stream = false;
+  mutable std::optional<std::filesystem::path> m_private;  // a stream's stand-in, made by arm()
 };
 
 }  // namespace kseries::cli

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <pugixml.hpp>
+
+#include <fstream>
+#include <future>
 
 #include "sys/files.h"
 #include "testing/temp_dir.h"
@@ -74,6 +80,54 @@ TEST(JunitGuardTest, AnUnwritableReportIsSaidNotThrown) {
   const JunitGuard guard("gate", {"--junit", (dir / "no" / "j.xml").string()});
   EXPECT_THROW(guard.arm(), Error);
   EXPECT_NO_THROW(guard.record(usage_error("x")));
+}
+
+// A full disk: the report cannot be written anew (here: the file beside it
+// that an atomic replace needs is taken), but the placeholder's reserved
+// bytes can be written over, so the run's end is told, not "did not finish".
+TEST(JunitGuardTest, TheEndIsWrittenOverThePlaceholderWhenNothingNewCanBe) {
+  testing::TempDir dir;
+  const auto file = dir / "j.xml";
+  const JunitGuard guard("apply", {"--junit", file.string()});
+  guard.arm();
+  EXPECT_EQ(std::filesystem::file_size(file), k_reserved_junit_bytes);
+  std::filesystem::create_directory(file.string() + ".partial-" + std::to_string(::getpid()));
+  EXPECT_THROW(replace_file(file, "x"), Error);  // nothing new can be written
+  guard.record(infra_error("cannot write " + file.string() + ": No space left on device\n" +
+                           std::string(40000, 'x')));
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(read_file(file).c_str()));
+  const auto test = doc.select_node("//testcase").node();
+  EXPECT_STREQ(test.attribute("name").value(), "infrastructure error");
+  EXPECT_NE(std::string(test.child("error").attribute("message").value()).find("No space left"),
+            std::string::npos);
+  EXPECT_LE(std::filesystem::file_size(file), k_reserved_junit_bytes);
+}
+
+// A FIFO took the placeholder (its reader left with it), then the real
+// report blocked: a stream gets nothing until the end, then one document.
+TEST(JunitGuardTest, AStreamGetsOneDocumentTheLast) {
+  testing::TempDir dir;
+  const auto fifo = dir / "j.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const JunitGuard guard("apply", {"--series", "s", "--junit", fifo.string()});
+  guard.arm();  // writes nothing: with no reader it would block here
+  const auto args = guard.arguments({"--series", "s", "--junit", fifo.string()});
+  ASSERT_EQ(args.size(), 4u);
+  EXPECT_NE(args[3], fifo.string());
+  // The command writes where it is told, as often as it likes.
+  write_file(args[3], "<first/>\n");
+  write_file(args[3], "<testsuites/>\n");
+  auto reader = std::async(std::launch::async, [&] {
+    std::ifstream in(fifo);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  });
+  guard.deliver();
+  EXPECT_EQ(reader.get(), "<testsuites/>\n");
+  EXPECT_EQ(guard.arguments({"--junit=" + fifo.string()})[0], "--junit=" + args[3]);
+  EXPECT_EQ(JunitGuard("apply", {"--junit", (dir / "f.xml").string()})
+                .arguments({"--junit", (dir / "f.xml").string()})[1],
+            (dir / "f.xml").string());
 }
 
 }  // namespace

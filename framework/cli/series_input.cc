@@ -1,11 +1,15 @@
 #include "cli/series_input.h"
 
 #include <cstdlib>
+#include <functional>
+#include <sstream>
 
 #include "core/error.h"
 #include "git/branch_series.h"
 #include "series/b4_fetch.h"
 #include "series/series.h"
+#include "sys/file_streams.h"
+#include "sys/files.h"
 
 namespace kseries::cli {
 
@@ -19,6 +23,22 @@ std::string inbox_url(const po::variables_map& vm) {
   }
   const char* env = std::getenv("KSERIES_INBOX");
   return env && *env ? env : "https://lore.kernel.org/all";
+}
+
+// A pipe with no name (`--series <(b4 am -o - ...)`) can be read once, and
+// its path means nothing to any later stage: read whole (within
+// read_file's bound) and kept under WORKDIR/inputs/, named for its
+// content, so that every stage (and a reproducer) reads a file.
+fs::path saved_stream(Context& context, const fs::path& path) {
+  const std::string text = read_file(path, k_max_input_bytes, InputKind::k_file_or_pipe);
+  std::ostringstream name;
+  name << "piped-" << std::hex << std::hash<std::string>{}(text);
+  const fs::path dir = context.workdir().root() / "inputs" / name.str();
+  fs::create_directories(dir);
+  const fs::path file = dir / "piped.mbox";
+  replace_file(file, text);
+  progress("series " + path.string() + ": a pipe, read once -> " + file.string());
+  return file;
 }
 
 }  // namespace
@@ -38,8 +58,17 @@ SeriesInput resolve_series_input(Context& context, const po::variables_map& vm,
                                  const std::string& text) {
   SeriesInput input{parse_series_spec(text), fs::path(text), std::nullopt};
   switch (input.spec.kind) {
-    case SeriesSpecKind::k_path:
+    case SeriesSpecKind::k_path: {
+      // A pipe with no name of its own (/dev/fd/63 of `<(...)`: its path
+      // resolves to "pipe:[N]") is read now; a named FIFO stays a path
+      // (the gate reads each series when it gets to it).
+      std::error_code unnamed;
+      static_cast<void>(fs::canonical(input.path, unnamed));
+      if (unnamed && is_stream(input.path)) {
+        input.path = saved_stream(context, input.path);
+      }
       return input;
+    }
     case SeriesSpecKind::k_range:
     case SeriesSpecKind::k_branch: {
       if (!vm.count("tree")) {
@@ -51,7 +80,12 @@ SeriesInput resolve_series_input(Context& context, const po::variables_map& vm,
           git::write_branch_series(context.runner(), vm["tree"].as<std::string>(), input.spec,
                                    context.workdir().root() / "inputs");
       progress("series " + describe(input.spec) + ": " + std::to_string(written.patches) +
-               " commit(s) on " + written.base.substr(0, 12) + " -> " + written.dir.string());
+               " commit(s) on " + written.base.substr(0, 12) +
+               (written.merges > 0 ? " (" + std::to_string(written.merges) +
+                                         " merge(s), each one patch of what it changed against "
+                                         "its first parent)"
+                                   : "") +
+               " -> " + written.dir.string());
       input.path = written.dir;
       input.base = written.base;
       return input;
@@ -125,7 +159,7 @@ std::vector<std::string> series_input_arguments(const SeriesInput& input,
                                                 const po::variables_map& vm) {
   const bool path = input.spec.kind == SeriesSpecKind::k_path;
   std::vector<std::string> args = {"--series",
-                                   path ? fs::absolute(input.spec.text).string() : input.spec.text};
+                                   path ? fs::absolute(input.path).string() : input.spec.text};
   if (input.spec.kind == SeriesSpecKind::k_message_id) {
     args.push_back("--inbox");
     args.push_back(inbox_url(vm));

@@ -23,6 +23,14 @@ namespace kseries::coverage {
 
 // The changed lines of the first K patches of SERIES, and the text of each
 // file they sit in, read from TREE (the commit after those K patches).
+//
+// The whole analysis (changed lines, their line-table rows, the cover
+// files, the reasons) costs time linear in its inputs: the series' hunk
+// lines (times a log), the texts of the changed files, the line table's
+// rows and the cover files' lines; a changed line costs a bounded amount
+// of work however deep it is nested or far into its file
+// (source_context.h). Memory holds the changed lines, their files' texts
+// and rows, and of the cover files only the addresses of those rows.
 struct SeriesLines {
   std::vector<ChangedLine> lines;
   std::size_t k = 0;
@@ -40,7 +48,7 @@ struct KernelInput {
   std::filesystem::path configs;               // kernel-configs: the targets that may set a symbol
   std::set<std::string> matrix;                // the matrix's targets (empty: all of configs)
   std::string arch = "x86_64";
-  std::vector<CoverFile> cover;  // its boots' cover files (none: compiled only)
+  std::vector<std::filesystem::path> cover;  // its boots' cover files (none: compiled only)
   std::function<void(const std::string&)> progress = [](const std::string&) {};
 };
 
@@ -50,11 +58,7 @@ struct KernelCoverage {
   std::size_t rows = 0;          // line-table rows in the changed files
   std::size_t executed_pcs = 0;  // distinct executed addresses in the cover files
 };
+// A cover file cut short is read as far as it goes (PROGRESS says so).
 KernelCoverage analyse_kernel(const SeriesLines& lines, const KernelInput& input);
-
-// Reads PATH as a cover file; a file cut short is read as far as it goes
-// (PROGRESS says so).
-CoverFile read_cover_file(const std::filesystem::path& path,
-                          const std::function<void(const std::string&)>& progress);
 
 }  // namespace kseries::coverage

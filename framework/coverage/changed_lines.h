@@ -6,6 +6,11 @@
 // later patch moves (lines inserted above it) keeps its identity; a line a
 // later patch removes or rewrites ends there (the rewrite is the later
 // patch's own changed line).
+//
+// Cost: O((A + R) log(A + R)) time and O(A + R) memory for A added and R
+// removed lines over the whole series (each file a balanced tree of runs
+// of lines, edited hunk line by hunk line), whatever the number of patches:
+// a line is never walked once per later patch, nor once per hunk above it.
 
 #include <cstddef>
 #include <optional>
@@ -36,7 +41,7 @@ using PatchChange = std::vector<FileChange>;
 PatchChange read_patch_change(std::string_view diff, const std::string& what);
 
 // Where a surviving old line of `file` lands in its new version, or nullopt
-// when the patch removes it (or the file).
+// when the patch removes it (or the file). O(log) in the file's hunk lines.
 std::optional<int> map_line(const FileChange& file, int old_line);
 
 struct Position {
@@ -49,18 +54,18 @@ struct ChangedLine {
   std::size_t patch = 0;  // the patch that adds it (0-based in the series)
   std::string text;
   bool modifies = false;
-  // at[k]: where it sits after patch k (nullopt before `patch`, and from the
-  // patch that removes it on). at.back() is the tip.
-  std::vector<std::optional<Position>> at;
-  const std::optional<Position>& tip() const { return at.back(); }
+  // Where it sits after the last patch given (nullopt: a later patch, or
+  // its own file's deletion, removed it).
+  std::optional<Position> at;
+  const std::optional<Position>& tip() const { return at; }
 };
 
-// Every line every patch adds, followed to the tip. PATCHES in apply order.
+// Every line the PATCHES (in apply order) add, followed to the tree after
+// the last of them.
 std::vector<ChangedLine> changed_lines(const std::vector<PatchChange>& patches);
 
-// The changed lines present after the first K patches (K >= 1), with their
-// positions in that tree: what a per-patch build of prefix K compiled.
-std::vector<const ChangedLine*> lines_at_prefix(const std::vector<ChangedLine>& lines,
-                                                std::size_t k);
+// The changed lines still there after the last patch given, with their
+// positions: what a build of that tree compiled.
+std::vector<const ChangedLine*> present_lines(const std::vector<ChangedLine>& lines);
 
 }  // namespace kseries::coverage

@@ -24,18 +24,21 @@ const char* status_name(LineStatus status) {
 
 namespace {
 
-bool any_row_in(const LineTable& table, const std::string& path, int first, int last) {
-  for (int n = first; n <= last; ++n) {
-    if (table.find(path, n)) {
-      return true;
-    }
-  }
-  return false;
-}
-
+// The texts of the files judged, each read once, and the explanation of
+// each set of enclosing conditions, worked out once for all the lines
+// under it (a 50,000-line hunk inside one #ifdef is one explanation).
 class Sources {
  public:
   explicit Sources(const CoverageInput& input) : m_input(input) {}
+  const std::optional<NeverCompiled>& explain(const std::string& path, const SourceText& source,
+                                              int line) {
+    const auto key = std::make_pair(path, source.conditions_key(line));
+    auto it = m_reasons.find(key);
+    if (it == m_reasons.end()) {
+      it = m_reasons.emplace(key, m_input.reasons->explain(source.conditions(line))).first;
+    }
+    return it->second;
+  }
   const SourceText* get(const std::string& path) {
     auto it = m_texts.find(path);
     if (it == m_texts.end()) {
@@ -53,9 +56,11 @@ class Sources {
  private:
   const CoverageInput& m_input;
   std::map<std::string, std::unique_ptr<SourceText>> m_texts;
+  std::map<std::pair<std::string, SourceText::ConditionsKey>, std::optional<NeverCompiled>>
+      m_reasons;
 };
 
-void judge_without_rows(LineVerdict& verdict, const SourceText* source,
+void judge_without_rows(LineVerdict& verdict, const SourceText* source, Sources& sources,
                         const CoverageInput& input) {
   const Position& at = verdict.position;
   if (source && at.line <= static_cast<int>(source->size()) && source->holds_no_code(at.line)) {
@@ -64,9 +69,14 @@ void judge_without_rows(LineVerdict& verdict, const SourceText* source,
     return;
   }
   if (source && at.line <= static_cast<int>(source->size()) && input.reasons) {
-    if (auto reason = input.reasons->explain(source->conditions(at.line))) {
+    if (const auto& reason = sources.explain(at.path, *source, at.line)) {
       verdict.status = LineStatus::k_never_compiled;
-      verdict.reason = std::move(reason);
+      verdict.reason = reason;
+      if (const std::size_t dropped = source->conditions_dropped(at.line)) {
+        verdict.reason->details.push_back("and " + std::to_string(dropped) +
+                                          " enclosing condition(s) nested past the " +
+                                          std::to_string(k_max_conditions) + " judged");
+      }
       return;
     }
   }
@@ -81,7 +91,7 @@ void judge_without_rows(LineVerdict& verdict, const SourceText* source,
   }
   if (source && at.line <= static_cast<int>(source->size())) {
     if (const auto function = source->function_at(at.line);
-        function && !any_row_in(*input.table, at.path, function->first, function->last)) {
+        function && !input.table->has_row_in(at.path, function->first, function->last)) {
       verdict.status = LineStatus::k_never_compiled;
       verdict.reason = NeverCompiled{
           function->name + "(): no code in this kernel",
@@ -98,14 +108,14 @@ void judge_without_rows(LineVerdict& verdict, const SourceText* source,
 
 }  // namespace
 
-std::vector<LineVerdict> judge_lines(const std::vector<ChangedLine>& lines, std::size_t k,
+std::vector<LineVerdict> judge_lines(const std::vector<ChangedLine>& lines,
                                      const CoverageInput& input) {
   Sources sources(input);
   std::vector<LineVerdict> verdicts;
-  for (const ChangedLine* line : lines_at_prefix(lines, k)) {
+  for (const ChangedLine* line : present_lines(lines)) {
     LineVerdict verdict;
     verdict.line = line;
-    verdict.position = *line->at[k - 1];
+    verdict.position = *line->at;
     const SourceText* source = sources.get(verdict.position.path);
     const int number = verdict.position.line;
     if (source && number <= static_cast<int>(source->size()) &&
@@ -122,7 +132,7 @@ std::vector<LineVerdict> judge_lines(const std::vector<ChangedLine>& lines, std:
       }
       verdict.status = verdict.executions > 0 ? LineStatus::k_executed : LineStatus::k_compiled;
     } else {
-      judge_without_rows(verdict, source, input);
+      judge_without_rows(verdict, source, sources, input);
     }
     verdicts.push_back(std::move(verdict));
   }
@@ -192,15 +202,17 @@ std::string summary_line(const std::vector<LineVerdict>& verdicts, const Coverag
                    " changed lines executed"
              : std::to_string(summary.executed + summary.compiled) + " of " +
                    std::to_string(summary.changed) + " changed lines compiled (no run given)";
+  // The reasons in the order they first come, each counted (an index:
+  // as many distinct reasons as lines must not cost lines squared).
   std::vector<std::pair<std::string, int>> keys;
+  std::map<std::string, std::size_t> index;
   for (const auto& verdict : verdicts) {
     if (verdict.status == LineStatus::k_never_compiled && verdict.reason) {
-      auto it = std::find_if(keys.begin(), keys.end(),
-                             [&](const auto& key) { return key.first == verdict.reason->key; });
-      if (it == keys.end()) {
+      const auto [it, added] = index.emplace(verdict.reason->key, keys.size());
+      if (added) {
         keys.emplace_back(verdict.reason->key, 1);
       } else {
-        ++it->second;
+        ++keys[it->second].second;
       }
     }
   }

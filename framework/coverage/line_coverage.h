@@ -43,9 +43,10 @@ struct CoverageInput {
   const ReasonFinder* reasons = nullptr;
 };
 
-// Judges LINES at prefix K (the tree after the first K patches; K = the
-// number of patches for the tip).
-std::vector<LineVerdict> judge_lines(const std::vector<ChangedLine>& lines, std::size_t k,
+// Judges LINES where they sit after the patches they were read from. Time
+// linear in the lines (and the texts of their files, each read once): the
+// reasons are worked out once per set of enclosing conditions.
+std::vector<LineVerdict> judge_lines(const std::vector<ChangedLine>& lines,
                                      const CoverageInput& input);
 
 struct CoverageSummary {

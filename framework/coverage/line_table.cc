@@ -25,6 +25,15 @@ const LineCode* LineTable::find(const std::string& path, int line) const {
   return code == file->second.end() ? nullptr : &code->second;
 }
 
+bool LineTable::has_row_in(const std::string& path, int first, int last) const {
+  const auto file = m_files.find(path);
+  if (file == m_files.end()) {
+    return false;
+  }
+  const auto code = file->second.lower_bound(first);
+  return code != file->second.end() && code->first <= last;
+}
+
 void LineTable::merge(const LineTable& other) {
   for (const auto& [path, lines] : other.m_files) {
     for (const auto& [line, code] : lines) {
@@ -38,20 +47,21 @@ void LineTable::merge(const LineTable& other) {
 
 std::string match_wanted(const std::string& file, const std::set<std::string>& wanted) {
   const std::string normal = std::filesystem::path(file).lexically_normal().string();
+  // The whole name, else the longest wanted suffix after a '/':
+  // "include/linux/mm.h" and "linux/mm.h" both end "…/include/linux/mm.h";
+  // the longer is the tree's file. One lookup per component, not one
+  // comparison per wanted file (a series may change thousands).
   if (wanted.count(normal)) {
     return normal;
   }
-  // The longest wanted suffix: "include/linux/mm.h" and "linux/mm.h" both
-  // end "…/include/linux/mm.h"; the longer is the tree's file.
-  std::string best;
-  for (const auto& path : wanted) {
-    if (path.size() < normal.size() &&
-        normal.compare(normal.size() - path.size(), path.size(), path) == 0 &&
-        normal[normal.size() - path.size() - 1] == '/' && path.size() > best.size()) {
-      best = path;
+  for (std::size_t slash = normal.find('/'); slash != std::string::npos;
+       slash = normal.find('/', slash + 1)) {
+    const std::string suffix = normal.substr(slash + 1);
+    if (!suffix.empty() && wanted.count(suffix)) {
+      return suffix;
     }
   }
-  return best;
+  return "";
 }
 
 namespace {
@@ -73,6 +83,8 @@ void read_unit(Dwarf_Die& unit, const std::set<std::string>& wanted, LineTable& 
   }
   const char* unit_name = dwarf_diename(&unit);
   const std::string name = unit_name ? unit_name : "?";
+  // A unit names few files in many rows: each is matched once.
+  std::map<const char*, std::string> matched;
   for (std::size_t i = 0; i < count; ++i) {
     Dwarf_Line* row = dwarf_onesrcline(lines, i);
     bool end_sequence = false;
@@ -86,7 +98,11 @@ void read_unit(Dwarf_Die& unit, const std::set<std::string>& wanted, LineTable& 
     if (!file) {
       continue;
     }
-    const std::string path = match_wanted(file, wanted);
+    auto known = matched.find(file);
+    if (known == matched.end()) {
+      known = matched.emplace(file, match_wanted(file, wanted)).first;
+    }
+    const std::string& path = known->second;
     if (path.empty()) {
       continue;
     }

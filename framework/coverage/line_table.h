@@ -34,6 +34,8 @@ class LineTable {
   const LineCode* find(const std::string& path, int line) const;
   // Whether any row names PATH at all (the file produced code somewhere).
   bool has_file(const std::string& path) const { return m_files.count(path) > 0; }
+  // Whether any row names a line of PATH in [FIRST, LAST] (one lookup).
+  bool has_row_in(const std::string& path, int first, int last) const;
   std::size_t rows() const { return m_rows; }
   // Adds OTHER's rows (a module's table to vmlinux's).
   void merge(const LineTable& other);

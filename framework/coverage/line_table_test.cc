@@ -113,7 +113,7 @@ TEST(LineTableTest, JudgesExecutedCompiledAndMacroLines) {
     }
     return path == "a.c" ? std::string(k_a) : std::string(k_b);
   };
-  const auto verdicts = judge_lines(lines, 1, input);
+  const auto verdicts = judge_lines(lines, input);
   ASSERT_EQ(verdicts.size(), 4u);
   EXPECT_EQ(verdicts[0].status, LineStatus::k_macro);
   EXPECT_EQ(verdicts[1].status, LineStatus::k_compiled);

@@ -2,99 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "core/error.h"
 #include "core/text.h"
 
 namespace kseries::coverage {
 
 namespace fs = std::filesystem;
-
-void MacroIndex::add(const std::string& name, MacroDefinition definition) {
-  m_definitions[name].push_back(std::move(definition));
-}
-
-const std::vector<MacroDefinition>* MacroIndex::find(const std::string& name) const {
-  const auto it = m_definitions.find(name);
-  return it == m_definitions.end() ? nullptr : &it->second;
-}
-
-namespace {
-
-// The name a "#define NAME..." line defines, "" for any other line.
-std::string defined_name(std::string_view line) {
-  line = trim(line);
-  if (!starts_with(line, "#")) {
-    return "";
-  }
-  line = trim(line.substr(1));
-  if (!starts_with(line, "define") || line.size() < 7 || (line[6] != ' ' && line[6] != '\t')) {
-    return "";
-  }
-  line = trim(line.substr(6));
-  std::size_t end = 0;
-  while (end < line.size() &&
-         (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) {
-    ++end;
-  }
-  return std::string(line.substr(0, end));
-}
-
-void scan_file(const fs::path& tree, const std::string& relative,
-               const std::set<std::string>& names, MacroIndex& index) {
-  std::ifstream in(tree / relative, std::ios::binary);
-  if (!in) {
-    return;
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  index.add_text(relative, buffer.str(), names);
-}
-
-}  // namespace
-
-void MacroIndex::add_text(const std::string& relative, std::string_view text,
-                          const std::set<std::string>& names) {
-  bool mentions = false;
-  for (const auto& name : names) {
-    mentions = mentions || text.find(name) != std::string_view::npos;
-  }
-  if (!mentions) {
-    return;
-  }
-  const SourceText source(text);
-  for (int n = 1; n <= static_cast<int>(source.size()); ++n) {
-    const std::string name = defined_name(source.line(n));
-    if (!name.empty() && names.count(name)) {
-      add(name, {relative, n, source.conditions(n)});
-    }
-  }
-}
-
-void MacroIndex::scan(const fs::path& tree, const std::set<std::string>& names,
-                      const std::set<std::string>& skip) {
-  if (names.empty()) {
-    return;
-  }
-  const std::set<std::string>& seen = skip;
-  std::vector<fs::path> roots = {tree / "include"};
-  std::error_code ec;
-  for (const auto& arch : fs::directory_iterator(tree / "arch", ec)) {
-    roots.push_back(arch.path() / "include");
-  }
-  for (const auto& root : roots) {
-    for (auto it = fs::recursive_directory_iterator(root, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file() && it->path().extension() == ".h") {
-        const std::string relative = it->path().lexically_relative(tree).string();
-        if (!seen.count(relative)) {
-          scan_file(tree, relative, names, *this);
-        }
-      }
-    }
-  }
-}
 
 std::string ReasonFinder::arch_dir() const {
   return m_facts.arch == "x86_64" || m_facts.arch == "i386" ? "x86" : m_facts.arch;
@@ -119,6 +33,15 @@ std::string value_in(const kernel::DotConfig& config,
   }
   const std::string value = kernel::config_value(config, symbol);
   return value == "n" ? "" : value;
+}
+
+// A condition as a detail line shows it: at most k_max_shown_bytes of it.
+constexpr std::size_t k_max_shown_bytes = 160;
+constexpr std::size_t k_max_sites_shown = 8;
+constexpr std::size_t k_max_details = 24;
+
+std::string shown(const std::string& text) {
+  return text.size() > k_max_shown_bytes ? text.substr(0, k_max_shown_bytes) + "..." : text;
 }
 
 std::string joined(const std::vector<std::string>& items, const std::string& separator) {
@@ -237,7 +160,7 @@ std::optional<bool> ReasonFinder::macro_defined(const std::string& name,
     }
     std::optional<bool> holds = true;
     for (const auto& condition : definition.conditions) {
-      const ConditionValue value = evaluate_at(condition.expression, overrides, depth + 1);
+      const ConditionValue& value = evaluate_cached(condition, overrides, depth + 1);
       symbols.insert(value.symbols.begin(), value.symbols.end());
       if (value.value == false) {
         holds = false;
@@ -279,6 +202,41 @@ ConditionValue ReasonFinder::evaluate(const std::string& expression,
   return evaluate_at(expression, overrides, 0);
 }
 
+// A condition of a text is evaluated once per set of overrides and depth:
+// many lines (and many macro definitions) share it.
+const ConditionValue& ReasonFinder::evaluate_cached(
+    const EnclosingCondition& condition, const std::map<std::string, std::string>& overrides,
+    int depth) const {
+  std::string key = std::to_string(depth);
+  for (const auto& [name, value] : overrides) {
+    key += "\n" + name + "=" + value;
+  }
+  const auto slot = std::make_pair(condition.identity(), key);
+  auto it = m_values.find(slot);
+  if (it == m_values.end()) {
+    // The cache holds the condition, so its identity is not reused.
+    it = m_values
+             .emplace(slot, std::make_pair(condition,
+                                           evaluate_at(condition.expression(), overrides, depth)))
+             .first;
+  }
+  return it->second.second;
+}
+
+bool ReasonFinder::holds_under(const EnclosingCondition& condition,
+                               const std::map<std::string, std::string>& overrides) const {
+  // A condition that did not read an overridden symbol takes the same path
+  // under the override: its value stays (a cheap answer for the common
+  // case, the symbol of another condition).
+  if (overrides.size() == 1 && overrides.begin()->first.front() != '#') {
+    const ConditionValue& now = evaluate_cached(condition, {}, 0);
+    if (!now.symbols.count(overrides.begin()->first)) {
+      return now.value == true;
+    }
+  }
+  return evaluate_cached(condition, overrides, 0).value == true;
+}
+
 // What explain() works out for one line, step by step.
 struct ReasonFinder::Explanation {
   std::vector<const EnclosingCondition*> failing;
@@ -294,7 +252,7 @@ struct ReasonFinder::Explanation {
   bool all_hold(const ReasonFinder& finder,
                 const std::map<std::string, std::string>& overrides) const {
     return std::all_of(failing.begin(), failing.end(), [&](const EnclosingCondition* condition) {
-      return finder.evaluate(condition->expression, overrides).value == true;
+      return finder.holds_under(*condition, overrides);
     });
   }
 };
@@ -303,7 +261,7 @@ std::optional<NeverCompiled> ReasonFinder::explain(
     const std::vector<EnclosingCondition>& conditions) const {
   Explanation e;
   for (const auto& condition : conditions) {
-    const ConditionValue value = evaluate(condition.expression);
+    const ConditionValue& value = evaluate_cached(condition, {}, 0);
     if (value.value == true) {
       for (const auto& symbol : value.symbols) {
         if (value_in(m_facts.config, {}, symbol) == "y") {
@@ -324,12 +282,12 @@ std::optional<NeverCompiled> ReasonFinder::explain(
     return std::nullopt;
   }
   for (const auto* condition : e.failing) {
-    e.out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
-                            " (false here)");
+    e.out.details.push_back("line " + std::to_string(condition->line) + ": " +
+                            shown(condition->text()) + " (false here)");
   }
   for (const auto* condition : e.undecided) {
-    e.out.details.push_back("line " + std::to_string(condition->line) + ": " + condition->text +
-                            " (undecided here)");
+    e.out.details.push_back("line " + std::to_string(condition->line) + ": " +
+                            shown(condition->text()) + " (undecided here)");
   }
   for (const auto& macro : e.macros) {
     explain_macro(macro, e);
@@ -344,7 +302,13 @@ std::optional<NeverCompiled> ReasonFinder::explain(
     e.verdict = e.symbols.empty() && e.macros.empty() ? "undecided condition"
                                                       : "no single symbol decides it";
   }
-  e.out.key = (e.key_name.empty() ? e.failing.front()->text : e.key_name) + ": " + e.verdict;
+  e.out.key =
+      (e.key_name.empty() ? shown(e.failing.front()->text()) : e.key_name) + ": " + e.verdict;
+  if (e.out.details.size() > k_max_details) {
+    const std::size_t more = e.out.details.size() - k_max_details;
+    e.out.details.resize(k_max_details);
+    e.out.details.push_back("... and " + std::to_string(more) + " more");
+  }
   return std::move(e.out);
 }
 
@@ -367,18 +331,24 @@ void ReasonFinder::explain_macro(const std::string& macro, Explanation& e) const
   std::set<std::string> arches;
   bool here = false;
   for (const auto& definition : *definitions) {
+    const std::string arch = arch_of(definition.file);
+    arches.insert(arch.empty() ? "(all)" : arch);
+    here = here || arch.empty() || arch == arch_dir();
+    if (sites.size() == k_max_sites_shown) {
+      sites.push_back("...");
+    }
+    if (sites.size() > k_max_sites_shown) {
+      continue;
+    }
     std::string site = definition.file + ":" + std::to_string(definition.line);
     std::vector<std::string> under;
     for (const auto& condition : definition.conditions) {
-      under.push_back(condition.text);
+      under.push_back(shown(condition.text()));
     }
     if (!under.empty()) {
       site += " under " + joined(under, ", ");
     }
     sites.push_back(site);
-    const std::string arch = arch_of(definition.file);
-    arches.insert(arch.empty() ? "(all)" : arch);
-    here = here || arch.empty() || arch == arch_dir();
   }
   e.out.details.push_back(macro + ": defined at " + joined(sites, "; "));
   if (!decides) {

@@ -15,36 +15,12 @@
 #include <vector>
 
 #include "coverage/cpp_condition.h"
+#include "coverage/macro_index.h"
 #include "coverage/source_context.h"
 #include "kernel/kconfig.h"
 #include "kernel/kconfig_index.h"
 
 namespace kseries::coverage {
-
-// Where the tree #defines a name, and under which conditions.
-struct MacroDefinition {
-  std::string file;  // relative to the tree
-  int line = 0;
-  std::vector<EnclosingCondition> conditions;
-};
-
-class MacroIndex {
- public:
-  void add(const std::string& name, MacroDefinition definition);
-  // Reads the #define sites of NAMES from the headers below TREE (include/,
-  // arch/*/include/) and from FILES (relative paths).
-  // FILES (relative paths) are skipped there: the caller adds their text
-  // (e.g. the tip's version) with add_text().
-  void scan(const std::filesystem::path& tree, const std::set<std::string>& names,
-            const std::set<std::string>& skip = {});
-  // Reads the #define sites of NAMES in one file's TEXT.
-  void add_text(const std::string& relative, std::string_view text,
-                const std::set<std::string>& names);
-  const std::vector<MacroDefinition>* find(const std::string& name) const;
-
- private:
-  std::map<std::string, std::vector<MacroDefinition>> m_definitions;
-};
 
 struct TreeFacts {
   kernel::DotConfig config;                       // the built kernel's .config
@@ -87,6 +63,11 @@ class ReasonFinder {
                                     std::set<std::string>& symbols, int depth) const;
   ConditionValue evaluate_at(const std::string& expression,
                              const std::map<std::string, std::string>& overrides, int depth) const;
+  const ConditionValue& evaluate_cached(const EnclosingCondition& condition,
+                                        const std::map<std::string, std::string>& overrides,
+                                        int depth) const;
+  bool holds_under(const EnclosingCondition& condition,
+                   const std::map<std::string, std::string>& overrides) const;
   std::string arch_dir() const;
   // The select that keeps SYMBOL on on this architecture whatever a
   // configuration asks ("arch/x86/Kconfig:83: X86 selects it if X86_64"),
@@ -102,6 +83,11 @@ class ReasonFinder {
                          std::string& line) const;
 
   const TreeFacts& m_facts;
+  // The values of the conditions judged so far (by identity, overrides
+  // and depth): each is read once, whatever the number of lines under it.
+  mutable std::map<std::pair<const void*, std::string>,
+                   std::pair<EnclosingCondition, ConditionValue>>
+      m_values;
 };
 
 }  // namespace kseries::coverage

@@ -34,26 +34,27 @@ TEST(SourceContextTest, FindsTheIfBlocksAroundALine) {
   const SourceText source(k_mm_init);
   const auto at5 = source.conditions(5);
   ASSERT_EQ(at5.size(), 2u);
-  EXPECT_EQ(at5[0].text, "#ifdef CONFIG_ZONE_DEVICE");
-  EXPECT_EQ(at5[0].expression, "(defined(CONFIG_ZONE_DEVICE))");
+  EXPECT_EQ(at5[0].text(), "#ifdef CONFIG_ZONE_DEVICE");
+  EXPECT_EQ(at5[0].expression(), "(defined(CONFIG_ZONE_DEVICE))");
   EXPECT_EQ(at5[1].line, 4);
-  EXPECT_EQ(at5[1].expression, "(defined(SECTION_IN_PAGE_FLAGS))");
+  EXPECT_EQ(at5[1].expression(), "(defined(SECTION_IN_PAGE_FLAGS))");
   // An #elif branch: the earlier branch false, its own true.
   const auto at7 = source.conditions(7);
   ASSERT_EQ(at7.size(), 2u);
   EXPECT_EQ(at7[1].line, 6);
-  EXPECT_EQ(at7[1].expression, "!(defined(SECTION_IN_PAGE_FLAGS)) && (defined(WANT_PAGE_VIRTUAL))");
+  EXPECT_EQ(at7[1].expression(),
+            "!(defined(SECTION_IN_PAGE_FLAGS)) && (defined(WANT_PAGE_VIRTUAL))");
   const auto at9 = source.conditions(9);
   ASSERT_EQ(at9.size(), 2u);
-  EXPECT_EQ(at9[1].text, "#else");
-  EXPECT_EQ(at9[1].expression,
+  EXPECT_EQ(at9[1].text(), "#else");
+  EXPECT_EQ(at9[1].expression(),
             "!(defined(SECTION_IN_PAGE_FLAGS)) && !(defined(WANT_PAGE_VIRTUAL))");
   EXPECT_TRUE(source.conditions(19).empty());  // after the #endif
   // An include guard always holds.
   const SourceText guarded("#ifndef _X_H\n#define _X_H\nint x;\n#endif\n");
   ASSERT_EQ(guarded.conditions(3).size(), 1u);
-  EXPECT_EQ(guarded.conditions(3)[0].expression, "(1)");
-  EXPECT_EQ(SourceText("#ifndef A\n#define B\nint x;\n#endif\n").conditions(3)[0].expression,
+  EXPECT_EQ(guarded.conditions(3)[0].expression(), "(1)");
+  EXPECT_EQ(SourceText("#ifndef A\n#define B\nint x;\n#endif\n").conditions(3)[0].expression(),
             "(!defined(A))");
 }
 
@@ -63,11 +64,11 @@ TEST(SourceContextTest, FindsTheIsEnabledStatementsAroundALine) {
   ASSERT_EQ(at13.size(), 2u);
   EXPECT_EQ(at13[1].kind, EnclosingCondition::Kind::k_if_statement);
   EXPECT_EQ(at13[1].line, 11);
-  EXPECT_EQ(at13[1].expression, "IS_ENABLED(CONFIG_KASAN) || IS_ENABLED(CONFIG_KMSAN)");
+  EXPECT_EQ(at13[1].expression(), "IS_ENABLED(CONFIG_KASAN) || IS_ENABLED(CONFIG_KMSAN)");
   const auto at15 = source.conditions(15);  // inside a braced if
   ASSERT_EQ(at15.size(), 2u);
   EXPECT_EQ(at15[1].line, 14);
-  EXPECT_EQ(at15[1].expression, "!IS_ENABLED(CONFIG_KASAN)");
+  EXPECT_EQ(at15[1].expression(), "!IS_ENABLED(CONFIG_KASAN)");
   EXPECT_EQ(source.conditions(9).size(), 2u);  // no if around line 9
 }
 

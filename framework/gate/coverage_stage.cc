@@ -66,9 +66,7 @@ std::optional<coverage::CellLines> judge_cell(const CoverageCellRun& run,
     status.progress("coverage " + run.cell + ": " + text);
   };
   const auto files = cover_files(run.run_dir);
-  for (const auto& file : files) {
-    kernel_input.cover.push_back(coverage::read_cover_file(file, kernel_input.progress));
-  }
+  kernel_input.cover = files;  // streamed by analyse_kernel
   status.progress("coverage " + run.cell + ": " + kernel->vmlinux.string() + ", " +
                   std::to_string(files.size()) + " cover file(s)");
   coverage::CellLines cell;

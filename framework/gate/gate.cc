@@ -18,6 +18,7 @@
 #include "gate/coverage_stage.h"
 #include "gate/expectations.h"
 #include "gate/per_patch.h"
+#include "gate/reproducer.h"
 #include "gate/revision_regression.h"
 #include "gate/series_name.h"
 #include "gate/session_cells.h"
@@ -693,7 +694,7 @@ std::string render_gate(const GateResult& result) {
         out << "  " << results::outcome_name(cell.status) << "  " << cell.cell << ": "
             << cell.summary << " (" << static_cast<int>(cell.seconds) << " s)\n";
         if (const auto it = cell.properties.find("reproduce"); it != cell.properties.end()) {
-          out << "        reproduce: sh " << it->second << "\n";
+          out << "        reproduce: " << reproduce_line(it->second) << "\n";
         }
         if (const auto it = cell.properties.find("coverage.cells"); it != cell.properties.end()) {
           for (const auto line : split_lines(it->second)) {

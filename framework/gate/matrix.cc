@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include "core/config_lines.h"
@@ -93,6 +94,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
   matrix.file = file;
   matrix.name = file.stem().string();
   refuse_byte_order_mark(text, file.string());
+  std::map<std::string, int> once;  // the keys of one value, at their line
   int line_no = 0;
   for (const auto raw : split_lines(text)) {
     ++line_no;
@@ -108,6 +110,15 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
     }
     const std::string key(trim(line.substr(0, colon)));
     const auto w = words(line.substr(colon + 1));
+    // A key of one value given twice: the last one won, silently.
+    if (key == "per-patch" || key == "per-patch-timing" || key == "revision-regression" ||
+        key == "checkpatch") {
+      const auto [first, fresh] = once.emplace(key, line_no);
+      if (!fresh) {
+        throw usage_error(where + ": '" + key + ":' again (first at line " +
+                          std::to_string(first->second) + "): give it once");
+      }
+    }
     if (key == "per-patch") {
       if (w.size() != 1) {
         throw usage_error(where + ": 'per-patch:' names one target");

@@ -90,6 +90,12 @@ TEST(MatrixTest, DuplicateCellsAndAByteOrderMarkAreRefused) {
   EXPECT_NE(error_of("cell: pmem x\ncell: pmem x setups=a\n")
                 .find("m.matrix:2: cell 'pmem x' is already at line 1"),
             std::string::npos);
+  EXPECT_NE(error_of("per-patch: a\ncell: pmem x\nper-patch: b\n")
+                .find("m.matrix:3: 'per-patch:' again (first at line 1): give it once"),
+            std::string::npos);
+  EXPECT_NE(error_of("cell: pmem x\nrevision-regression: max=5%\nrevision-regression: max=9%\n")
+                .find("m.matrix:3: 'revision-regression:' again (first at line 2)"),
+            std::string::npos);
   EXPECT_NE(error_of("\xEF\xBB\xBF"
                      "cell: pmem x\n")
                 .find("m.matrix:1: starts with a UTF-8 byte"),

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "gate/reproducer.h"
 #include "gate/revision_regression.h"
 #include "report/revision_timing.h"
 #include "report/run_record.h"
@@ -125,6 +126,12 @@ void take_cells(const ShardRun& run, MergeResult& result,
     }
     for (auto& [key, value] : cell.properties) {
       value = relocate(value, run);
+    }
+    // Printed as a line to paste into a shell: only the shard's own
+    // reproduce.sh (a tampered value is dropped, never printed).
+    if (const auto it = cell.properties.find("reproduce");
+        it != cell.properties.end() && !shard_reproducer(it->second, run.dir)) {
+      cell.properties.erase(it);
     }
     result.gate.cells.push_back(std::move(cell));
   }

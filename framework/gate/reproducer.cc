@@ -43,6 +43,24 @@ std::string sh_quote(const std::string& word) {
   return out + "'";
 }
 
+std::string reproduce_line(const std::string& script) { return "sh " + sh_quote(script); }
+
+std::optional<std::string> shard_reproducer(const std::string& value, const fs::path& run_dir) {
+  if (value.empty() || run_dir.empty() || std::any_of(value.begin(), value.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+      })) {
+    return std::nullopt;
+  }
+  const fs::path path = fs::path(value).lexically_normal();
+  const fs::path root = fs::absolute(run_dir).lexically_normal();
+  const fs::path relative = fs::absolute(path).lexically_normal().lexically_relative(root);
+  if (path.filename() != "reproduce.sh" || relative.empty() || *relative.begin() == ".." ||
+      relative.is_absolute()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::vector<std::vector<std::string>> reproduce_commands(const ReproduceInputs& inputs,
                                                          std::size_t series_index,
                                                          const std::string& cell,

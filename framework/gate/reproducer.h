@@ -44,6 +44,19 @@ std::vector<std::vector<std::string>> reproduce_against_commands(const Reproduce
 // single quotes (a quote inside as '\'').
 std::string sh_quote(const std::string& word);
 
+// The line that runs a reproducer, to paste into a shell: "sh PATH" with
+// PATH quoted (a series directory named x$(touch${IFS}PWNED)y is in it).
+// Every printer of a cell's "reproduce" property uses this (the gate's and
+// the merge's text report, the watcher's answer).
+std::string reproduce_line(const std::string& script);
+
+// A "reproduce" property read back from a shard's gate.json (anyone may
+// have edited it): the path, when it names a reproduce.sh below RUN_DIR
+// (the shard's run directory, where the gate writes them), else nullopt
+// (the merge drops it: a tampered value is never printed or run).
+std::optional<std::string> shard_reproducer(const std::string& value,
+                                            const std::filesystem::path& run_dir);
+
 // The script: a header naming series, cell and status, `set -e`, the
 // commands. Written executable as DIR/reproduce.sh; returns its path.
 std::filesystem::path write_reproducer(const std::filesystem::path& dir, const std::string& series,

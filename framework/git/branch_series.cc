@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -24,6 +25,31 @@ class Git {
   Git(ProcessRunner& runner, fs::path repo) : m_runner(runner), m_repo(std::move(repo)) {}
 
   std::string run(std::vector<std::string> args) {
+    const ProcessSpec spec = make(std::move(args));
+    const auto result = m_runner.run(spec);
+    if (!result.ok()) {
+      throw failed(spec, result);
+    }
+    return result.out;
+  }
+
+  // Whether git ran and said yes (exit 0) or no (exit 1); throws otherwise.
+  bool test(std::vector<std::string> args) {
+    const ProcessSpec spec = make(std::move(args));
+    const auto result = m_runner.run(spec);
+    if (result.end == ProcessEnd::k_exited && (result.exit_code == 0 || result.exit_code == 1)) {
+      return result.exit_code == 0;
+    }
+    throw failed(spec, result);
+  }
+
+  std::string commit(const std::string& rev) {
+    return std::string(
+        trim(run({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"})));
+  }
+
+ private:
+  ProcessSpec make(std::vector<std::string> args) const {
     ProcessSpec spec;
     spec.argv = {"git", "-C", m_repo.string()};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
@@ -35,20 +61,14 @@ class Git {
                 {"GIT_PAGER", "cat"},
                 {"LC_ALL", "C"}};
     spec.timeout = std::chrono::minutes(2);
-    const auto result = m_runner.run(spec);
-    if (!result.ok()) {
-      throw usage_error(format_command(spec.argv) + ": " + result.describe() + ": " +
-                        std::string(trim(result.err)).substr(0, 400));
-    }
-    return result.out;
+    return spec;
   }
 
-  std::string commit(const std::string& rev) {
-    return std::string(
-        trim(run({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"})));
+  static Error failed(const ProcessSpec& spec, const ProcessResult& result) {
+    return usage_error(format_command(spec.argv) + ": " + result.describe() + ": " +
+                       std::string(trim(result.err)).substr(0, 400));
   }
 
- private:
   ProcessRunner& m_runner;
   fs::path m_repo;
 };
@@ -76,6 +96,98 @@ struct Cover {
   std::optional<std::string> change_id;
   std::vector<std::string> prefixes;
 };
+
+// b4's change-id (ez.py: "<date>-<slug>-<hash>"): a short word of
+// letters, digits, '.', '_' and '-'; anything else in the tracking data is
+// not one (and must not reach the cover letter's text).
+bool is_change_id(std::string_view text) {
+  return !text.empty() && text.size() <= 128 && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+// A body line that would read as the start of a message ("From <hash> ...",
+// how the mbox is split) is quoted as mboxrd does: one '>' more.
+std::string mbox_quoted(std::string_view line) {
+  const auto text = line.find_first_not_of('>');
+  return text != std::string_view::npos && line.substr(text).rfind("From ", 0) == 0
+             ? ">" + std::string(line)
+             : std::string(line);
+}
+
+int count_commits(Git& git, std::vector<std::string> args) {
+  args.insert(args.begin(), {"rev-list", "--count"});
+  return std::stoi(std::string(trim(git.run(std::move(args)))));
+}
+
+struct ChainCommit {
+  std::string commit;
+  std::vector<std::string> parents;
+};
+
+// RANGE's commits on its top's first-parent line, oldest first.
+std::vector<ChainCommit> first_parent_chain(Git& git, const std::string& range) {
+  std::vector<ChainCommit> chain;
+  const std::string text = git.run({"rev-list", "--first-parent", "--reverse", "--parents",
+                                    "--max-count=" + std::to_string(k_max_branch_commits + 1),
+                                    "--end-of-options", range});
+  for (const auto line : split_lines(text)) {
+    auto words = split_words(line);
+    if (words.empty()) {
+      continue;
+    }
+    ChainCommit commit{words.front(), {words.begin() + 1, words.end()}};
+    chain.push_back(std::move(commit));
+  }
+  return chain;
+}
+
+// FILES (what format-patch --first-parent wrote, in DIR) with a patch for
+// each merge of CHAIN at its place: the merge's message as format-patch
+// writes one, and its diff against its first parent. A merge that changed
+// nothing there gets none.
+std::vector<std::string> with_merges(Git& git, const std::vector<ChainCommit>& chain,
+                                     const std::vector<std::string>& files, const fs::path& dir,
+                                     const std::string& prefix) {
+  std::map<std::string, std::string> by_commit;  // commit -> its file
+  for (const auto& file : files) {
+    const std::string text = read_file(dir / file, std::size_t{64} << 20);
+    // "From <40 hex> Mon Sep 17 00:00:00 2001": the commit it was made from.
+    if (text.size() > 45 && starts_with(text, "From ")) {
+      by_commit[text.substr(5, 40)] = file;
+    }
+  }
+  std::vector<std::string> ordered;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const auto& commit = chain[i];
+    if (const auto it = by_commit.find(commit.commit); it != by_commit.end()) {
+      ordered.push_back(it->second);
+      continue;
+    }
+    if (commit.parents.size() < 2) {
+      continue;  // an empty commit: format-patch leaves it out, it changes nothing
+    }
+    const std::string diff =
+        git.run({"diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv",
+                 commit.parents[0], commit.commit, "--"});
+    if (trim(diff).empty()) {
+      continue;
+    }
+    std::string head = git.run({"show", "-s", "--format=email", commit.commit});
+    const std::string plain = "\nSubject: [PATCH] ";
+    if (const auto at = head.find(plain); at != std::string::npos) {
+      head.replace(at, plain.size(), "\nSubject: [" + prefix + "] ");
+    }
+    std::string message;
+    for (const auto line : split_lines(head)) {
+      message += (message.empty() ? std::string(line) : mbox_quoted(line)) + "\n";
+    }
+    const std::string name = "merge-" + commit.commit + ".patch";
+    write_file(dir / name, message + "---\n" + diff);
+    ordered.push_back(name);
+  }
+  return ordered;
+}
 
 // The b4 cover commit: the newest commit at or below TOP whose message
 // holds the marker (b4's own find_cover_commit()), among the newest
@@ -119,7 +231,7 @@ std::optional<Cover> find_cover(Git& git, const std::string& top) {
   std::string body;
   for (const auto line : split_lines(below)) {
     if (!starts_with(line, "#")) {
-      body += std::string(line) + "\n";
+      body += mbox_quoted(line) + "\n";
     }
   }
   cover.body = std::string(trim(body));
@@ -131,7 +243,10 @@ std::optional<Cover> find_cover(Git& git, const std::string& top) {
       if (series.contains("revision") && series["revision"].is_number_integer()) {
         cover.revision = std::clamp(series["revision"].get<int>(), 1, 999);
       }
-      if (series.contains("change-id") && series["change-id"].is_string()) {
+      if (series.contains("change-id") && series["change-id"].is_string() &&
+          is_change_id(series["change-id"].get<std::string>())) {
+        // Unchecked, a newline in it would start a header (or a message)
+        // of its own in the cover letter written below.
         cover.change_id = series["change-id"].get<std::string>();
       }
       if (series.contains("prefixes") && series["prefixes"].is_array()) {
@@ -191,8 +306,35 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
     series.change_id = cover->change_id;
     name = name_safe(starts_with(spec.top, "b4/") ? spec.top.substr(3) : spec.top);
   }
-  const int count = std::stoi(
-      std::string(trim(git.run({"rev-list", "--count", "--no-merges", bottom + ".." + top}))));
+  // A merge in the range: git format-patch leaves merges out, and with
+  // them what a merge itself changed (a conflict's resolution), so the
+  // patches would build a tree TOP never had. Each commit of TOP's
+  // first-parent line becomes one patch instead (a merge: its diff against
+  // its first parent), which applied in order on BOTTOM gives TOP's tree.
+  const std::string range = bottom + ".." + top;
+  const int merges = count_commits(git, {"--merges", range});
+  std::vector<ChainCommit> chain;
+  if (merges > 0) {
+    chain = first_parent_chain(git, range);
+    const bool whole = chain.size() <= static_cast<std::size_t>(k_max_branch_commits);
+    if (whole &&
+        (chain.empty() || chain.front().parents.empty() || chain.front().parents[0] != bottom)) {
+      throw usage_error("--series " + spec.text + ": the range holds " + std::to_string(merges) +
+                        " merge(s) and " + bottom.substr(0, 12) +
+                        " is not on the first-parent line of " + top.substr(0, 12) +
+                        ": its patches would not make " + top.substr(0, 12) +
+                        "'s tree; give a base on that line (a commit of " +
+                        format_command({"git", "log", "--first-parent", spec.top}) + ")");
+    }
+  } else if (!git.test({"merge-base", "--is-ancestor", bottom, top})) {
+    throw usage_error(
+        "--series " + spec.text + ": " + bottom.substr(0, 12) + " is not an ancestor of " +
+        top.substr(0, 12) + ": its patches would go onto a tree " + top.substr(0, 12) +
+        " never had; give the fork point (" +
+        format_command({"git", "merge-base", spec.bottom, spec.top}) + ") as the base");
+  }
+  const int count =
+      merges > 0 ? static_cast<int>(chain.size()) : count_commits(git, {"--no-merges", range});
   if (count == 0) {
     throw usage_error("--series " + spec.text + ": no commits between " + bottom.substr(0, 12) +
                       " and " + top.substr(0, 12));
@@ -202,7 +344,9 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
                       " commits, more than a series has (" + std::to_string(k_max_branch_commits) +
                       ")");
   }
-  const fs::path key = out_root / (top.substr(0, 16) + "-" + series.base.substr(0, 16));
+  series.merges = static_cast<std::size_t>(merges);
+  // "-2": the directories written before merges became patches are not reused.
+  const fs::path key = out_root / (top.substr(0, 16) + "-" + series.base.substr(0, 16) + "-2");
   series.dir = key / name / ("v" + std::to_string(series.revision));
   if (fs::is_regular_file(series.dir / "series")) {
     // Written before, complete (the series file comes last).
@@ -215,17 +359,28 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
   const fs::path partial = key / (name + ".partial");
   fs::remove_all(partial);
   fs::create_directories(partial);
-  const std::string listing =
-      git.run({"format-patch", "--no-cover-letter", "--no-thread", "--numbered", "--no-signature",
-               "--no-notes", "--no-attach",
-               "--subject-prefix=" + subject_prefix(cover ? &*cover : nullptr, series.revision),
-               cover ? "--no-base" : "--base=" + series.base, "-o", partial.string(),
-               "--end-of-options", bottom + ".." + top});
+  const std::string prefix = subject_prefix(cover ? &*cover : nullptr, series.revision);
+  // Numbered m/n when every commit is a patch git writes; with merges the
+  // series file alone gives the order (git cannot number the merges' patches).
+  std::vector<std::string> format_patch = {
+      "format-patch", "--no-cover-letter",         "--no-thread", "--no-signature", "--no-notes",
+      "--no-attach",  "--subject-prefix=" + prefix};
+  if (merges > 0) {
+    format_patch.insert(format_patch.end(), {"--no-numbered", "--first-parent"});
+  } else {
+    format_patch.push_back("--numbered");
+  }
+  format_patch.insert(format_patch.end(), {cover ? "--no-base" : "--base=" + series.base, "-o",
+                                           partial.string(), "--end-of-options", range});
+  const std::string listing = git.run(format_patch);
   std::vector<std::string> files;
   for (const auto line : split_lines(listing)) {
     if (!trim(line).empty()) {
       files.push_back(fs::path(std::string(trim(line))).filename().string());
     }
+  }
+  if (merges > 0) {
+    files = with_merges(git, chain, files, partial, prefix);
   }
   if (files.empty()) {
     throw usage_error("--series " + spec.text +

@@ -2,7 +2,11 @@
 // A series that is commits in the user's own repository, written out as the
 // `git format-patch` directory kseries reads (`<name>/vN/` with a `series`
 // file), so that every command takes it as it takes a directory:
-//   A..B       the commits of B not in A, base A;
+//   A..B       the commits of B not in A, base A (A must be an ancestor of
+//              B); a merge among them is one patch of what it changed
+//              against its first parent (its conflict resolution too), so
+//              that the patches applied on A give B's tree, and A must then
+//              be on B's first-parent line;
 //   a branch   a `b4 prep` branch: its cover-letter commit (the empty commit
 //              whose message holds b4's tracking JSON) becomes the 0/N cover
 //              letter with `base-commit:` (its parent) and `change-id:`;
@@ -29,6 +33,7 @@ struct BranchSeries {
   int revision = 1;
   std::optional<std::string> change_id;
   std::size_t patches = 0;
+  std::size_t merges = 0;  // merge commits, each one patch of its first-parent diff
 };
 
 // Writes the directory below OUT_ROOT (one subdirectory per top commit and

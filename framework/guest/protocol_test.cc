@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "guest/protocol_log.h"
+#include "testing/temp_dir.h"
+
 namespace kseries::guest {
 namespace {
 
@@ -86,6 +91,47 @@ TEST(ProtocolTest, AValueOutOfRangeIsNotAMeasurement) {
   ASSERT_EQ(measured.size(), 1u);
   EXPECT_EQ(measured[0].iter, 6);
   EXPECT_EQ(events[0].number("value"), std::nullopt);
+}
+
+// A guest that floods the port past the part read and then powers off:
+// the poweroff (and a guest-error) at the end of the log is read, nothing
+// else of the flood; the flood itself is said.
+TEST(ProtocolTest, APoweroffAfterAFloodIsSeen) {
+  const testing::TempDir dir;
+  std::string log = "KSERIES boot kernel=6.12\nKSERIES case-start name=demo\n";
+  while (log.size() < 300000) {
+    log += "KSERIES measure setup=x iter=1 metric=m value=1 unit=ns kind=rebind\n";
+  }
+  log += "KSERIES guest-error reason=too much\nKSERIES poweroff\n";
+  testing::put_file(dir / "p.log", log);
+  const auto flooded = read_protocol_log(dir / "p.log", 100000);
+  EXPECT_TRUE(flooded.flooded);
+  ASSERT_GE(flooded.events.size(), 3u);
+  EXPECT_EQ(flooded.events[0].verb, "boot");
+  EXPECT_EQ(flooded.events.back().verb, "poweroff");
+  EXPECT_EQ(flooded.events.back().line, 0);
+  EXPECT_EQ(flooded.events[flooded.events.size() - 2].verb, "guest-error");
+  std::size_t measures = 0;
+  for (const auto& event : flooded.events) {
+    measures += event.verb == "measure" ? 1 : 0;
+  }
+  EXPECT_LT(measures, 100000u / 60);  // the head's, not the flood's
+  // Within the bound: all of it, once.
+  const auto whole = read_protocol_log(dir / "p.log", 1 << 20);
+  EXPECT_FALSE(whole.flooded);
+  EXPECT_EQ(std::count_if(whole.events.begin(), whole.events.end(),
+                          [](const Event& e) { return e.verb == "poweroff"; }),
+            1);
+  // Just over the bound: the tail overlaps the head; nothing read twice.
+  const auto just = read_protocol_log(dir / "p.log", log.size() - 10);
+  EXPECT_TRUE(just.flooded);
+  EXPECT_EQ(std::count_if(just.events.begin(), just.events.end(),
+                          [](const Event& e) { return e.verb == "poweroff"; }),
+            1);
+  EXPECT_EQ(std::count_if(just.events.begin(), just.events.end(),
+                          [](const Event& e) { return e.verb == "guest-error"; }),
+            1);
+  EXPECT_TRUE(read_protocol_log(dir / "none.log", 100).events.empty());
 }
 
 }  // namespace

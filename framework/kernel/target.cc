@@ -1,6 +1,8 @@
 #include "kernel/target.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "core/config_lines.h"
 #include "core/error.h"
@@ -124,6 +126,24 @@ bool set_size_or_boot_key(Target& target, const std::string& key, const std::str
   return true;
 }
 
+// The words of a list VALUE ("fragments: a b"), each once.
+std::vector<std::string> distinct_words(const std::string& value, const std::string& what,
+                                        const std::string& where) {
+  auto words = split_words(value);
+  std::set<std::string> seen;
+  for (const auto& word : words) {
+    if (!seen.insert(word).second) {
+      throw usage_error(where + ": " + what + " '" + word + "' listed twice");
+    }
+  }
+  return words;
+}
+
+// A target file is a dozen lines, a fragment at most a whole .config: a
+// larger file is neither.
+constexpr std::size_t k_max_target_bytes = std::size_t{1} << 20;
+constexpr std::size_t k_max_fragment_bytes = std::size_t{16} << 20;
+
 }  // namespace
 
 Target load_target(const fs::path& configs_dir, const std::string& name) {
@@ -138,13 +158,22 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     throw usage_error("unknown target '" + name + "' (no " + target.file.string() +
                       "); known targets: " + (known.empty() ? "none" : known));
   }
+  // A key once (the second would silently win over the first), except
+  // `cannot:`, one line per setup or case it names, each named once.
+  std::map<std::string, int> seen;
   for (const auto& [line_no, key, value] :
-       parse_key_values(read_file(target.file), target.file.string())) {
+       parse_key_values(read_file(target.file, k_max_target_bytes), target.file.string())) {
     const std::string where = target.file.string() + ":" + std::to_string(line_no);
+    if (key != "cannot") {
+      if (const auto [first, fresh] = seen.emplace(key, line_no); !fresh) {
+        throw usage_error(where + ": '" + key + ":' again (first at line " +
+                          std::to_string(first->second) + "): give each key once");
+      }
+    }
     if (key == "base") {
       target.base = value;
     } else if (key == "fragments") {
-      for (const auto& word : split_words(value)) {
+      for (const auto& word : distinct_words(value, "fragment", where)) {
         const fs::path fragment = configs_dir / "fragments" / (word + ".config");
         if (!fs::is_regular_file(fragment)) {
           throw usage_error(where + ": fragment '" + word + "' not found (" + fragment.string() +
@@ -160,15 +189,19 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     } else if (key == "purpose") {
       target.purpose = value;
     } else if (key == "features") {
-      const auto words = split_words(value);
-      target.features.insert(target.features.end(), words.begin(), words.end());
+      target.features = distinct_words(value, "feature", where);
     } else if (key == "cannot") {
       const auto separator = value.find(':');
       if (separator == std::string::npos) {
         throw usage_error(where + ": expected 'cannot: <setup or case>: <reason>'");
       }
-      target.cannot.push_back({std::string(trim(std::string_view(value).substr(0, separator))),
-                               std::string(trim(std::string_view(value).substr(separator + 1)))});
+      const std::string what(trim(std::string_view(value).substr(0, separator)));
+      if (std::any_of(target.cannot.begin(), target.cannot.end(),
+                      [&](const Limitation& item) { return item.what == what; })) {
+        throw usage_error(where + ": 'cannot: " + what + "' again: give each setup or case once");
+      }
+      target.cannot.push_back(
+          {what, std::string(trim(std::string_view(value).substr(separator + 1)))});
     } else if (key == "cmdline") {
       target.cmdline = value;
     } else if (key == "arch") {
@@ -186,7 +219,7 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
     } else if (key == "busybox") {
       target.busybox = value;
     } else if (key == "tree-patch") {
-      for (const auto& name : split_words(value)) {
+      for (const auto& name : distinct_words(value, "tree patch", where)) {
         const fs::path patch = configs_dir / "tree-patches" / (name + ".patch");
         if (name.find('/') != std::string::npos || !fs::is_regular_file(patch)) {
           throw usage_error(where + ": tree patch '" + name + "' not found (" + patch.string() +
@@ -217,7 +250,7 @@ Target load_target(const fs::path& configs_dir, const std::string& name) {
 std::vector<ConfigRequest> target_requests(const Target& target) {
   std::vector<std::vector<ConfigRequest>> fragments;
   for (const auto& fragment : target.fragments) {
-    fragments.push_back(parse_fragment(read_file(fragment), fragment));
+    fragments.push_back(parse_fragment(read_file(fragment, k_max_fragment_bytes), fragment));
   }
   return merge_requests(fragments);
 }

@@ -67,6 +67,38 @@ TEST(TargetTest, MissingFragmentAndBadLinesNameTheFile) {
   EXPECT_NE(error.find("b.target:2: unknown key 'colour'"), std::string::npos) << error;
 }
 
+// A key given twice was taken silently, the last one winning (compiler:
+// gcc, then compiler: clang-16 built with clang); now each key is given
+// once, and a list names each item once.
+TEST(TargetTest, AKeyOrAListItemGivenTwiceIsRefused) {
+  testing::TempDir tmp;
+  put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");
+  put_file(tmp / "fragments" / "y.config", "CONFIG_B=y\n");
+  const std::pair<std::string, std::string> bad[] = {
+      {"fragments: x\ncompiler: gcc\ncompiler: clang-16\n",
+       "t.target:3: 'compiler:' again (first at line 2)"},
+      {"fragments: x\nfragments: y\n", "t.target:2: 'fragments:' again (first at line 1)"},
+      {"fragments: x\ncpus: 1\n# two\ncpus: 2\n", "t.target:4: 'cpus:' again (first at line 2)"},
+      {"fragments: x\nfeatures: pmem\nfeatures: kasan\n", "t.target:3: 'features:' again"},
+      {"fragments: x y x\n", "t.target:1: fragment 'x' listed twice"},
+      {"fragments: x\nfeatures: pmem kasan pmem\n", "t.target:2: feature 'pmem' listed twice"},
+      {"fragments: x\ncannot: map=dev: one\ncannot: map=dev: two\n",
+       "t.target:3: 'cannot: map=dev' again"},
+  };
+  for (const auto& [text, message] : bad) {
+    put_file(tmp / "targets" / "t.target", text);
+    const auto error = error_of(tmp.path(), "t");
+    EXPECT_NE(error.find(message), std::string::npos) << text << error;
+  }
+  // One line per setup or case it cannot do stays the way to list them.
+  put_file(tmp / "targets" / "t.target",
+           "fragments: x y\ncannot: map=dev: one\ncannot: pmem: two\n");
+  const Target target = load_target(tmp.path(), "t");
+  EXPECT_EQ(target.limitation("map=dev"), "one");
+  EXPECT_EQ(target.limitation("pmem"), "two");
+  EXPECT_EQ(target.fragments.size(), 2u);
+}
+
 TEST(TargetTest, StructPageSizeIsParsedAndChecked) {
   testing::TempDir tmp;
   put_file(tmp / "fragments" / "x.config", "CONFIG_A=y\n");

@@ -1,9 +1,8 @@
 #include "series/diff_safety.h"
 
-#include <sstream>
-
 #include "core/error.h"
 #include "core/text.h"
+#include "core/tree_path.h"
 
 namespace kseries {
 namespace {
@@ -82,32 +81,7 @@ std::pair<std::string, std::string> split_git_header(std::string_view rest,
           space == std::string_view::npos ? "" : unquote_path(rest.substr(space + 1), what)};
 }
 
-std::string path_problem(const std::string& path) {
-  if (path.empty()) {
-    return "an empty path";
-  }
-  if (path.front() == '/') {
-    return "an absolute path";
-  }
-  std::istringstream parts(path);
-  std::string part;
-  while (std::getline(parts, part, '/')) {
-    if (part == "..") {
-      return "a '..' component";
-    }
-    if (to_lower(part) == ".git") {
-      return "a path inside .git";
-    }
-    // NAME_MAX: it applied, then no checkout could write it.
-    if (part.size() > 255) {
-      return "a name of " + std::to_string(part.size()) + " bytes (a file system takes 255)";
-    }
-  }
-  if (path.size() > 4095) {
-    return "a path of " + std::to_string(path.size()) + " bytes (PATH_MAX is 4096)";
-  }
-  return "";
-}
+std::string path_problem(const std::string& path) { return tree_path_problem(path); }
 
 }  // namespace
 

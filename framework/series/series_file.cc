@@ -1,6 +1,8 @@
 #include "series/series_file.h"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "core/config_lines.h"
 #include "core/error.h"
@@ -12,10 +14,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A series file lists a few dozen patches; a larger file is not one.
+constexpr std::size_t k_max_series_file_bytes = std::size_t{1} << 20;
+
 // `path` (lexically normal, absolute) is `root` or below it.
 bool inside(const fs::path& path, const fs::path& root) {
   const fs::path relative = path.lexically_relative(root);
   return !relative.empty() && *relative.begin() != "..";
+}
+
+// Whether FILE (canonical) is a patch of a revision of the series tree
+// ROOT: ROOT/<series>/<revision>/<name>.patch, and listed by that
+// revision's series file when it has one.
+bool another_revisions_patch(const fs::path& file, const fs::path& root) {
+  const fs::path relative = file.lexically_relative(root);
+  if (std::distance(relative.begin(), relative.end()) != 3 || file.extension() != ".patch") {
+    return false;
+  }
+  const fs::path listing = file.parent_path() / "series";
+  if (!fs::exists(listing)) {
+    return true;  // a revision without a series file: its *.patch files
+  }
+  for (const auto& line : content_lines(read_file(listing, k_max_series_file_bytes))) {
+    if (line.text == file.filename().string()) {
+      return true;
+    }
+  }
+  return false;
 }
 
 ListedPatch resolve_entry(const fs::path& dir, const fs::path& root, const ConfigLine& line,
@@ -62,6 +87,13 @@ ListedPatch resolve_entry(const fs::path& dir, const fs::path& root, const Confi
                       resolved.string() + ")");
   }
   const bool referenced = !inside(resolved, fs::canonical(dir));
+  if (referenced && !another_revisions_patch(resolved, root)) {
+    // Named in an error, a file that is not a patch (a key, a secret) would
+    // have a line of it printed: only another revision's patch is read.
+    throw usage_error(where + ": lists " + quoted + ", which is not a patch of another revision (" +
+                      "a reference names <series>/<revision>/<file>.patch below " + root.string() +
+                      ", a file that revision lists)");
+  }
   return {resolved, where, referenced};
 }
 
@@ -77,9 +109,17 @@ std::vector<ListedPatch> list_series_directory(const fs::path& dir,
   const fs::path series_file = dir / "series";
   if (fs::exists(series_file)) {
     const fs::path root = series_tree_root(dir);
-    for (const auto& line : content_lines(read_file(series_file))) {
+    std::map<fs::path, std::string> listed;  // each patch once: where it is listed
+    for (const auto& line : content_lines(read_file(series_file, k_max_series_file_bytes))) {
       const std::string where = series_file.string() + ":" + std::to_string(line.number);
       files.push_back(resolve_entry(dir, root, line, where));
+      // Listed twice, a patch applies onto itself and fails as if its
+      // context were not found.
+      const auto [first, fresh] = listed.emplace(fs::weakly_canonical(files.back().file), where);
+      if (!fresh) {
+        throw usage_error(where + ": lists '" + line.text + "' again (first at " + first->second +
+                          "): each patch once");
+      }
     }
     return files;
   }

@@ -117,6 +117,41 @@ TEST(SeriesFileTest, ASiblingRevisionIsInTheTree) {
   EXPECT_EQ(list_series_directory(tree.root / "demo" / "v3", notes).size(), 2u);
 }
 
+// ../secret.txt is inside the series tree, but no patch: taken, its first
+// line came back in the error that refused it as a mail.
+TEST(SeriesFileTest, RefusesAReferenceToWhatIsNoOtherRevisionsPatch) {
+  Tree tree;
+  put_file(tree.root / "bad" / "secret.txt", "password=hunter2\n");
+  put_file(tree.reference / "notes.patch", "password=hunter2\n");  // not in v2's series
+  put_file(tree.root / "demo" / "loose.patch", patch("v2 ", 1, 2));
+  for (const char* entry : {"../secret.txt", "../../demo/v2/notes.patch", "../../demo/loose.patch",
+                            "../../demo/v2/series"}) {
+    tree.listing(std::string(entry) + "\n");
+    const std::string error = error_of(tree.derived);
+    EXPECT_NE(error.find("which is not a patch of another revision"), std::string::npos)
+        << entry << ": " << error;
+    EXPECT_EQ(error.find("hunter2"), std::string::npos) << error;
+  }
+  EXPECT_THROW(load_series(tree.derived), Error);
+}
+
+// A patch listed twice applied onto itself and failed as "context not
+// found"; now the listing is refused, naming both lines.
+TEST(SeriesFileTest, RefusesAPatchListedTwice) {
+  Tree tree;
+  put_file(tree.derived / "0002-b.patch", patch("bad v2 ", 2, 2));
+  tree.listing("../../demo/v2/0001-a.patch\n0002-b.patch\n./0002-b.patch\n");
+  std::string error = error_of(tree.derived);
+  EXPECT_NE(error.find("series:3: lists './0002-b.patch' again (first at " +
+                       (tree.derived / "series").string() + ":2)"),
+            std::string::npos)
+      << error;
+  tree.listing("../../demo/v2/0001-a.patch\n../../demo/v2/0001-a.patch\n");
+  error = error_of(tree.derived);
+  EXPECT_NE(error.find("series:2: lists '../../demo/v2/0001-a.patch' again"), std::string::npos)
+      << error;
+}
+
 TEST(SeriesFileTest, RefusesAReferenceLeavingTheTree) {
   Tree tree;
   put_file(tree.tmp / "outside.patch", patch("v2 ", 1, 2));

@@ -29,6 +29,16 @@ void check_revision(const std::string& rev, std::string_view text) {
   }
 }
 
+// Whether TEXT (no "..") is git revision syntax that no message-id has:
+// "@" alone or before a suffix ("@~2", "@^"), "@{...}" (a reflog entry,
+// an upstream), and "^{...}" (a peel: v6.12^{commit}).
+bool looks_like_revision(std::string_view text) {
+  if (text.find("@{") != std::string_view::npos || text.find("^{") != std::string_view::npos) {
+    return true;
+  }
+  return text == "@" || (text.size() > 1 && text[0] == '@' && (text[1] == '~' || text[1] == '^'));
+}
+
 }  // namespace
 
 SeriesSpec parse_series_spec(std::string_view text) {
@@ -50,6 +60,26 @@ SeriesSpec parse_series_spec(std::string_view text) {
   }
   if (text.find(' ') != std::string_view::npos) {
     throw usage_error("--series: a space in '" + spec.text + "' (and no such file)");
+  }
+  // Git's revision syntax first: a message-id never holds "..", nor
+  // "@{" (base@{0}, main@{upstream}), nor stands for HEAD as "@" does.
+  if (const auto dots = text.find(".."); dots != std::string_view::npos) {
+    if (text.find("...") != std::string_view::npos) {
+      throw usage_error("--series '" + spec.text +
+                        "': A...B is a symmetric difference, not a series; give BASE..TOP");
+    }
+    spec.kind = SeriesSpecKind::k_range;
+    spec.bottom = std::string(text.substr(0, dots));
+    spec.top = std::string(text.substr(dots + 2));
+    check_revision(spec.bottom, text);
+    check_revision(spec.top, text);
+    return spec;
+  }
+  if (looks_like_revision(text)) {
+    check_revision(spec.text, text);
+    spec.kind = SeriesSpecKind::k_branch;
+    spec.top = spec.text;
+    return spec;
   }
   std::string_view id = text;
   if (const auto hash = id.rfind("#v"); hash != std::string_view::npos && id.find('@') < hash) {
@@ -73,14 +103,6 @@ SeriesSpec parse_series_spec(std::string_view text) {
     }
     spec.kind = SeriesSpecKind::k_message_id;
     spec.message_id = std::string(id);
-    return spec;
-  }
-  if (const auto dots = text.find(".."); dots != std::string_view::npos) {
-    spec.kind = SeriesSpecKind::k_range;
-    spec.bottom = std::string(text.substr(0, dots));
-    spec.top = std::string(text.substr(dots + 2));
-    check_revision(spec.bottom, text);
-    check_revision(spec.top, text);
     return spec;
   }
   if (text.front() == '/' || text.front() == '.' || text.front() == '~') {

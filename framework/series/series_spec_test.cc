@@ -47,8 +47,32 @@ TEST(SeriesSpecTest, RangesAndBranches) {
   EXPECT_EQ(spec.top, "b4/toy-topic");
   EXPECT_NE(error_of("..b").find("both ends"), std::string::npos);
   EXPECT_NE(error_of("a..--upload-pack=x").find("starts with '-'"), std::string::npos);
-  EXPECT_NE(error_of("a...b").find("not one revision"), std::string::npos);
+  EXPECT_NE(error_of("a...b").find("symmetric difference"), std::string::npos);
   EXPECT_NE(error_of("--output=x").find("starts with '-'"), std::string::npos);
+}
+
+// Git's revision syntax is never a message-id, '@' or not: base@{0}..main
+// was sent to lore as one.
+TEST(SeriesSpecTest, RevisionSyntaxWithAnAtIsNoMessageId) {
+  auto spec = parse_series_spec("base@{0}..main");
+  EXPECT_EQ(spec.kind, SeriesSpecKind::k_range);
+  EXPECT_EQ(spec.bottom, "base@{0}");
+  EXPECT_EQ(spec.top, "main");
+  spec = parse_series_spec("@~2..@");
+  EXPECT_EQ(spec.kind, SeriesSpecKind::k_range);
+  EXPECT_EQ(spec.bottom, "@~2");
+  EXPECT_EQ(spec.top, "@");
+  spec = parse_series_spec("main@{upstream}..topic@{1}");
+  EXPECT_EQ(spec.kind, SeriesSpecKind::k_range);
+  spec = parse_series_spec("v6.12^{commit}..HEAD");
+  EXPECT_EQ(spec.kind, SeriesSpecKind::k_range);
+  for (const char* revision : {"HEAD@{1}", "b4/topic@{upstream}", "@", "@~1", "v6.12^{tag}"}) {
+    spec = parse_series_spec(revision);
+    EXPECT_EQ(spec.kind, SeriesSpecKind::k_branch) << revision;
+    EXPECT_EQ(spec.top, revision);
+  }
+  // A real message-id stays one.
+  EXPECT_EQ(parse_series_spec("20261202.1-x@kernel.org").kind, SeriesSpecKind::k_message_id);
 }
 
 TEST(SeriesSpecTest, HostileText) {

@@ -5,7 +5,10 @@
 
 #include "core/utf8.h"
 #include "guest/case_status.h"
+#include "guest/protocol.h"
+#include "guest/protocol_log.h"
 #include "memcost/plugin_args.h"
+#include "sys/file_streams.h"
 #include "sys/files.h"
 
 namespace kseries::session {
@@ -19,19 +22,20 @@ namespace {
 // terminal): made valid, printable UTF-8 here, once, before any finding,
 // event or report holds a piece of it.
 // At most k_max_guest_log of each: 68 MB of protocol lines took 264 s and
-// made a 44 MB HTML page. `truncated` says the guest wrote more.
+// made a 44 MB HTML page. A guest that wrote more is judged on that much
+// and on its last lines (a panic or a poweroff after a flood is seen).
 constexpr std::size_t k_max_guest_log = std::size_t{16} << 20;
 
-std::string file_text(const fs::path& path, bool& truncated) {
-  truncated = false;
-  return fs::exists(path) ? printable_text(read_file_head(path, k_max_guest_log, truncated)) : "";
-}
-
 std::string file_text(const fs::path& path) {
+  if (!fs::exists(path)) {
+    return "";
+  }
   bool truncated = false;
-  std::string text = file_text(path, truncated);
-  return truncated ? text + "\n[kseries: the rest of " + path.filename().string() +
-                         ", past 16 MiB, is not read]\n"
+  std::string text = printable_text(read_file_head(path, k_max_guest_log, truncated));
+  return truncated ? text + "\n[kseries: " + path.filename().string() +
+                         " past 16 MiB is not read, but for its last " +
+                         std::to_string(guest::k_protocol_tail_bytes / 1024) + " KiB:]\n" +
+                         printable_text(read_file_tail(path, guest::k_protocol_tail_bytes))
                    : text;
 }
 
@@ -162,15 +166,17 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
   }
   record.run = reused ? *reused : vm.boot(boot);
   record.seconds = static_cast<double>(record.run.process.elapsed.count()) / 1000.0;
-  bool flooded = false;
-  record.events = guest::parse_protocol(file_text(record.run.protocol, flooded));
+  auto protocol = guest::read_protocol_log(record.run.protocol, k_max_guest_log);
+  record.events = std::move(protocol.events);
+  const bool flooded = protocol.flooded;
   if (spec.vm.clock == qemu::Clock::k_memory) {
     record.memcost = memory_records(boot);
   }
   classify(record, spec);
   if (flooded) {
     record.problems.push_back("the guest wrote more than 16 MiB of protocol lines (" +
-                              record.run.protocol.string() + "): judged on the first 16 MiB");
+                              record.run.protocol.string() +
+                              "): judged on the first 16 MiB (and its last lines' poweroff)");
   }
   const auto measured = timings(record, spec);
   cases::add_boot(kernel.timing, measured);

@@ -1,4 +1,5 @@
 #include "sys/files.h"
+#include "sys/file_streams.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -137,6 +138,83 @@ TEST(FilesTest, ASignalInterruptsAWriteBlockedOnAFifo) {
   EXPECT_NE(error.find("interrupted (SIGTERM) writing " + fifo.string()), std::string::npos)
       << error;
   EXPECT_EQ(kind, ErrorKind::k_interrupted);
+}
+
+// A cover file of 54 MB was read whole and split into strings (482 MB):
+// LineReader holds one line and one read at a time, and bounds both.
+TEST(FilesTest, LineReaderStreamsBoundedLines) {
+  testing::TempDir tmp;
+  std::string text;
+  for (int i = 0; i < 100000; ++i) {
+    text += "line " + std::to_string(i) + "\n";
+  }
+  text += "last without newline";
+  testing::put_file(tmp / "lines", text);
+  LineReader reader(tmp / "lines", 64, 1 << 30);
+  std::size_t count = 0;
+  std::string last;
+  while (const auto line = reader.next()) {
+    if (count < 100000) {
+      ASSERT_EQ(*line, "line " + std::to_string(count));
+    }
+    last = std::string(*line);
+    ++count;
+  }
+  EXPECT_EQ(count, 100001u);
+  EXPECT_EQ(last, "last without newline");
+  EXPECT_EQ(reader.line_number(), 100001u);
+  EXPECT_FALSE(reader.next());
+  // A line over the bound names the file and line; so does the total.
+  testing::put_file(tmp / "long", "ok\n" + std::string(100, 'x') + "\n");
+  LineReader long_lines(tmp / "long", 64, 1 << 30);
+  EXPECT_EQ(*long_lines.next(), "ok");
+  EXPECT_NE(error_of([&] {
+              long_lines.next();
+            }).find((tmp / "long").string() + ":2: a line longer than 64 bytes"),
+            std::string::npos);
+  LineReader total(tmp / "lines", 64, 1000);
+  EXPECT_NE(error_of([&] {
+              while (total.next()) {
+              }
+            }).find("more than 1000 bytes"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { LineReader("/dev/zero", 64, 1 << 30); }).find("not a regular file"),
+            std::string::npos);
+  testing::put_file(tmp / "empty", "");
+  EXPECT_FALSE(LineReader(tmp / "empty", 64, 10).next());
+}
+
+// On a full disk nothing new can be written, but a file's own bytes can be
+// written over: a report's placeholder is replaced in place.
+TEST(FilesTest, OverwriteFileInPlaceNeverPastItsSize) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "f", std::string(100, ' '));
+  overwrite_file(tmp / "f", "short");
+  EXPECT_EQ(read_file(tmp / "f"), "short");
+  EXPECT_NE(error_of([&] { overwrite_file(tmp / "f", "longer than five"); }).find("in place"),
+            std::string::npos);
+  EXPECT_EQ(read_file(tmp / "f"), "short");  // untouched, not cut short
+  EXPECT_THROW(overwrite_file(tmp / "none", "x"), Error);
+}
+
+TEST(FilesTest, ReadFileTailAndStreams) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "log", "0123456789");
+  EXPECT_EQ(read_file_tail(tmp / "log", 4), "6789");
+  EXPECT_EQ(read_file_tail(tmp / "log", 100), "0123456789");
+  const auto fifo = tmp / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_TRUE(is_stream(fifo));
+  EXPECT_TRUE(is_stream("/dev/null"));
+  EXPECT_FALSE(is_stream(tmp / "log"));
+  EXPECT_FALSE(is_stream(tmp.path()));
+  EXPECT_FALSE(is_stream(tmp / "none"));
+  EXPECT_NE(error_of([&] { read_file_tail(fifo, 4); }).find("not a regular file"),
+            std::string::npos);
+  const auto made = make_private_file("kseries-test");
+  EXPECT_TRUE(fs::is_regular_file(made));
+  EXPECT_NE(made.filename().string().find("kseries-test-"), std::string::npos);
+  fs::remove(made);
 }
 
 }  // namespace
