@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/revision_identity.h"
 #include "sys/files.h"
 
 namespace kseries::git {
@@ -131,7 +132,10 @@ std::optional<Cover> find_cover(Git& git, const std::string& top) {
       if (series.contains("revision") && series["revision"].is_number_integer()) {
         cover.revision = std::clamp(series["revision"].get<int>(), 1, 999);
       }
-      if (series.contains("change-id") && series["change-id"].is_string()) {
+      // Written into the cover letter's trailer: only what b4 itself
+      // writes ("a newline" would start a header or a message of its own).
+      if (series.contains("change-id") && series["change-id"].is_string() &&
+          valid_change_id(series["change-id"].get<std::string>())) {
         cover.change_id = series["change-id"].get<std::string>();
       }
       if (series.contains("prefixes") && series["prefixes"].is_array()) {
