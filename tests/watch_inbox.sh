@@ -53,7 +53,7 @@ inbox_add "$TMP/review.eml"
 cat >"$TMP/sink" <<'SH'
 #!/bin/sh
 mail=$(cat)
-id=$(printf '%s\n' "$mail" | sed -n 's/^Message-ID: <\(.*\)>$/\1/p' | head -1)
+id=$(printf '%s\n' "$mail" | sed -n 's/^Message-ID: <\(.*\)>$/\1/Ip' | head -1)
 n=$(ls "$SINK" | wc -l)
 printf '%s\n' "$mail" >"$SINK/$n-$id"
 SH
@@ -61,7 +61,7 @@ chmod +x "$TMP/sink"
 export SINK=$TMP/sunk && mkdir -p "$SINK"
 watch=("$KSERIES" watch --workdir "$TMP/wd" --inbox "$INBOX_URL" --configs "$TMP/configs"
        --testcases "$TMP/cases" --tree "$repo" --matrix toy --accel tcg --outbox "$TMP/outbox"
-       --sendmail "$TMP/sink" --once)
+       --sendmail "$TMP/sink" --once --since 2000-01-01)
 outbox() { find "$TMP/outbox" -maxdepth 1 -name '*.eml' | wc -l; }
 sunk() { ls "$SINK" | wc -l; }
 states() { jq -r '"\(.revision) \(.phase) \(.note)"' "$TMP"/wd/watch/*/*.json; }
@@ -121,7 +121,9 @@ for version, mid in ((1, v1), (2, v2)):
     body = m.get_content()
     assert "kseries tested change-id 20261202-toy-series-0123456789ab v%d" % version in body, body
     assert "\nreproduce:\n  kseries gate " in body and "--inbox http://127.0.0.1:" in body, body
-    assert "run directory: " in body, body
+    # The run by its ID, not by a path of the machine that ran it.
+    assert "\nrun: " in body and "-watch-gate/" in body and "/wd/" not in body, body
+    assert "--tree LINUX" in body and "(LINUX: a kernel tree that has commit " in body, body
     assert "verdict: PASS" in body, body
 v2_body = mails["<%s>" % v2].get_content()
 v1_body = mails["<%s>" % v1].get_content()
@@ -144,6 +146,8 @@ for path in glob.glob(sys.argv[1] + "/*.eml"):
 PY
 )
 mkdir -p "$TMP/bin" && ln -s "$(realpath "$KSERIES")" "$TMP/bin/kseries"
+# Its placeholders for this machine's tree and directories filled in.
+reproduce=$(printf '%s' "$reproduce" | sed "s|--tree LINUX|--tree $repo|; s|--configs KERNEL_CONFIGS|--configs $TMP/configs|; s|--testcases TESTCASES|--testcases $TMP/cases|")
 expect_exit 0 env PATH="$TMP/bin:$PATH" sh -c "$reproduce"
 expect_grep "^  verdict: PASS, warning: toy demo .* slower than 20261202-toy-series-0123456789ab/v1" "$TMP/out"
 
