@@ -22,10 +22,17 @@ namespace {
 // patches), headers only.
 std::vector<ArchiveMessage> fetched_messages(const fs::path& dir) {
   std::vector<ArchiveMessage> messages;
-  for (const auto line : split_lines(read_file(dir / "series"))) {
+  const std::string listing = read_file(dir / "series");
+  for (const auto line : split_lines(listing)) {
     const std::string name(trim(line));
     if (!name.empty() && fs::is_regular_file(dir / name)) {
-      for (auto& message : parse_mbox_messages(read_file(dir / name, k_max_b4_mbox_bytes))) {
+      // b4 writes its cover letter as one message, its patches as an mbox.
+      const std::string text = read_file(dir / name, k_max_b4_mbox_bytes);
+      if (!starts_with(text, "From ")) {
+        messages.push_back(parse_archive_message(text));
+        continue;
+      }
+      for (auto& message : parse_mbox_messages(text)) {
         messages.push_back(std::move(message));
       }
     }

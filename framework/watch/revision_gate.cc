@@ -215,7 +215,16 @@ void gate_revision(const WatchRequest& request, WatchServices& services,
   facts.message_id = "kseries-watch-" + s.key + "@kseries.invalid";
   facts.date = mail_date_now();
   facts.identity = s.identity;
-  facts.tested = tested_line(request, *chain.back(), base, label, previous);
+  // The base's label names this machine's tree: the reader's is LINUX.
+  std::string reader_label = label;
+  for (std::size_t i = 0; i + 1 < gate.reproduce.base.size(); ++i) {
+    const std::string& tree = gate.reproduce.base[i + 1];
+    const auto at = reader_label.find(tree);
+    if (gate.reproduce.base[i] == "--tree" && !tree.empty() && at != std::string::npos) {
+      reader_label.replace(at, tree.size(), "LINUX");
+    }
+  }
+  facts.tested = tested_line(request, *chain.back(), base, reader_label, previous);
   if (s.kind == StartKind::k_first_patch) {
     facts.tested += "; posted without a cover letter: the series its first patch starts";
   }

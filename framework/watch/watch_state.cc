@@ -110,7 +110,8 @@ WatchState::WatchState(fs::path dir) : m_dir(std::move(dir)) {
     }
     const auto order = json.value("order", std::int64_t{0});
     m_next_order = std::max(m_next_order, order + 1);
-    m_by_id[s.message_id] = {order, std::move(s)};
+    const std::string id = s.message_id;  // (the right side is evaluated first)
+    m_by_id[id] = {order, std::move(s)};
   }
 }
 

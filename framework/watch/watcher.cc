@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -210,10 +211,12 @@ PollSummary poll_once(const WatchRequest& request, WatchServices& services) {
   failpoint("watch-seen");
   // Fetch every revision first, so each knows its series before any gate
   // looks for a previous revision.
+  std::set<std::string> fetched_now;
   for (auto s : state.all()) {
     if (s.phase == Phase::k_seen) {
       fetch_revision(request, services.runner, services.status, s);
       state.save(s);
+      fetched_now.insert(s.message_id);
     }
   }
   auto states = state.all();
@@ -226,7 +229,7 @@ PollSummary poll_once(const WatchRequest& request, WatchServices& services) {
       continue;
     }
     if (request.mode == GateMode::k_dry_run) {
-      if (s.phase == Phase::k_fetched) {
+      if (s.phase == Phase::k_fetched && fetched_now.count(s.message_id)) {
         summary.lines.push_back(name_of(s) + ": fetched (--dry-run: not gated)");
       }
       continue;
