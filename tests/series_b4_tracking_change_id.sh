@@ -18,7 +18,7 @@ git -C "$repo" checkout -q topic
 git -C "$repo" log -1 --format=%B >"$TMP/cover-message"
 grep -q '"change-id": "' "$TMP/cover-message" || fail "no change-id in b4's tracking data: $(cat "$TMP/cover-message")"
 sed -i 's/"change-id": "\([^"]*\)"/"change-id": "\1\\n\\nFrom injected Mon Sep 17 00:00:00 2001\\nFrom: Evil <evil@example.org>\\nSubject: [PATCH 9\/9] injected"/' "$TMP/cover-message"
-git -C "$repo" commit -q --amend -F "$TMP/cover-message"
+git -C "$repo" commit -q --amend --allow-empty -F "$TMP/cover-message"
 git -C "$repo" cherry-pick "$base..topic" >/dev/null
 git -C "$repo" checkout -q main
 

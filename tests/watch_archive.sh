@@ -19,15 +19,17 @@ revisions() { jq -r 'select(.phase != null) | .message_id' "$1"/*.json | sort; }
 # The state of the watch into OUTBOX (its lock file names its command).
 state_of() { dirname "$(grep -l -- "--outbox $1\$" "$TMP"/wd/watch/*/lock)"; }
 
-# N single patches from PREFIX, each with a reply.
+# N single patches from PREFIX, each with a reply, dated one second apart.
+clock=$(date +%s)
 post() {
   local prefix=$1 n=$2 i
   for i in $(seq 1 "$n"); do
+    clock=$((clock + 2))
     cat >"$TMP/m.eml" <<MAIL
 From: Poster $i <poster$i@example.org>
 To: $INBOX_ADDR
 Subject: [PATCH] $prefix: change $i
-Date: Wed, 2 Dec 2026 08:00:00 +0000
+Date: $(date -R -d "@$clock")
 Message-Id: <$prefix-$i@example.org>
 
 A lone patch.
@@ -44,7 +46,7 @@ MAIL
 From: Reviewer <rev@example.org>
 To: $INBOX_ADDR
 Subject: Re: [PATCH] $prefix: change $i
-Date: Wed, 2 Dec 2026 08:00:01 +0000
+Date: $(date -R -d "@$((clock + 1))")
 Message-Id: <re-$prefix-$i@example.org>
 In-Reply-To: <$prefix-$i@example.org>
 
@@ -77,7 +79,7 @@ expect_exit 0 "${feed[@]}"
 expect_grep "^watch: note: the feed holds only the inbox's newest messages (25 entries" "$TMP/out"
 post lost 30
 expect_exit 0 "${feed[@]}"
-expect_grep "^watch: warning: the feed's window (25 entries, the oldest of .*) does not reach back to the newest message of the last poll" "$TMP/out"
+expect_grep "^watch: warning: the feed's window (25 entries, the oldest of .*) no longer holds the newest message of the last poll (<re-quiet-1@example.org>, " "$TMP/out"
 grep -q "^watch: 30 new revision(s)" "$TMP/out" && fail "the feed held all 30"
 
 # --since a commit of the epoch: every revision after it, none before.

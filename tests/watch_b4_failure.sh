@@ -37,7 +37,7 @@ phase_of() { jq -r "select(.message_id == \"$1\") | .phase" "$TMP"/wd/watch/*/*.
 expect_exit 0 "${watch[@]}" --once
 expect_grep "^watch: 2 new revision(s), 1 answer(s)" "$TMP/out"
 [ "$(phase_of "$bad")" = refused ] || fail "the bad revision: $(states)"
-expect_grep "^watch: pending: refused '\[PATCH 0/1\] bad: the bad series' <$bad>: b4 could not take this thread, which the inbox serves (the mail's failure, not the inbox's): b4 am <$bad> .*UnicodeDecodeError.* (taken again when kseries or its --match changes)" "$TMP/out"
+expect_grep "^watch: pending: refused '\[PATCH v1 0/1\] bad: the bad series' <$bad>: b4 could not take this thread, which the inbox serves (the mail's failure, not the inbox's): b4 am <$bad> .*UnicodeDecodeError.* (taken again when kseries or its --match changes)" "$TMP/out"
 for poll in 2 3; do
   expect_exit 0 "${watch[@]}" --once
   expect_grep "^watch: 0 new revision(s), 0 answer(s)" "$TMP/out"

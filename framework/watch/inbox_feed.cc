@@ -96,6 +96,9 @@ Feed parse_feed(std::string_view text, std::string_view inbox_url) {
       ++feed.unusable;
       continue;
     }
+    if (feed.newest_id.empty()) {
+      feed.newest_id = item.message_id;
+    }
     feed.messages.push_back(std::move(item));
   }
   std::reverse(feed.messages.begin(), feed.messages.end());  // oldest first

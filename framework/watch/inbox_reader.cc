@@ -198,16 +198,23 @@ void read_feed(ProcessRunner& runner, const ReadRequest& request, const ArchiveC
   read.source = "feed " + url;
   const std::string window = std::to_string(feed.entries) + " entries" +
                              (feed.oldest.empty() ? "" : ", the oldest of " + feed.oldest);
+  // The feed is the newest messages, newest first, without a gap: when the
+  // newest one of the last read is still in it, nothing between was lost.
+  const bool overlaps = std::any_of(
+      feed.messages.begin(), feed.messages.end(),
+      [&](const ArchiveMessage& m) { return m.message_id == cursor.feed_newest_id; });
   if (!cursor.feed_read) {
     read.notes.push_back("note: the feed holds only the inbox's newest messages (" + window +
                          "): nothing older is read");
-  } else if (!cursor.feed_newest.empty() && !feed.oldest.empty() &&
-             feed.oldest > cursor.feed_newest) {
+  } else if (!cursor.feed_newest_id.empty() && !overlaps) {
     read.notes.push_back("warning: the feed's window (" + window +
-                         ") does not reach back to the newest message of the last poll (" +
-                         cursor.feed_newest +
+                         ") no longer holds the newest message of the last poll (<" +
+                         cursor.feed_newest_id + ">, " + cursor.feed_newest +
                          "): messages in between may have been missed (poll more often, or "
                          "watch an inbox that offers its git epochs)");
+  }
+  if (!feed.newest_id.empty()) {
+    read.next.feed_newest_id = feed.newest_id;
   }
   read.next.feed_read = true;
   read.next.feed_newest = std::max(cursor.feed_newest, feed.newest);

@@ -84,7 +84,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RevisionState, key, message_id, 
                                                 answer, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EpochCursor, url, commit, time, fingerprint)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ArchiveCursor, epochs, list_address, feed_newest,
-                                                feed_read)
+                                                feed_newest_id, feed_read)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PollRecord, started, finished, last_ok, failures,
                                                 last_error, next_poll, source)
 

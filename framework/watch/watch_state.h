@@ -71,7 +71,8 @@ struct EpochCursor {
 struct ArchiveCursor {
   std::map<int, EpochCursor> epochs;
   std::string list_address;  // the inbox's, read once
-  std::string feed_newest;  // the newest <updated> of the last feed read
+  std::string feed_newest;     // the newest <updated> of the last feed read
+  std::string feed_newest_id;  // its newest entry's message-id
   bool feed_read = false;
 };
 
