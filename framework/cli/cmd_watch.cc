@@ -182,13 +182,15 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
   }
 
   // One watcher per state: a second would gate and answer the same revisions.
-  const std::string what = "kseries watch --inbox " + request.inbox_url + " --outbox " +
-                           request.outbox.string();
+  const std::string what =
+      "kseries watch --inbox " + request.inbox_url + " --outbox " + request.outbox.string();
   std::string holder;
   auto lock = watch::lock_watch_state(request.state_dir, what, holder);
   if (!lock && !vm.count("wait")) {
-    throw infra_error("kseries watch: another watcher (" + holder + ") is working on this "
-                      "inbox and outbox (state " + request.state_dir.string() +
+    throw infra_error("kseries watch: another watcher (" + holder +
+                      ") is working on this "
+                      "inbox and outbox (state " +
+                      request.state_dir.string() +
                       "): not starting a second one, which would gate and answer the same "
                       "revisions (--wait waits for it)");
   }
@@ -213,7 +215,8 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
                                 },
                                 [&]() { return context.workdir().new_run("watch-gate"); }};
   watch::ServiceOptions service;
-  service.repeat = vm.count("once") ? watch::PollRepeat::k_once : watch::PollRepeat::k_until_stopped;
+  service.repeat =
+      vm.count("once") ? watch::PollRepeat::k_once : watch::PollRepeat::k_until_stopped;
   service.interval = std::chrono::seconds(vm["interval"].as<int>());
   watch::serve(request, services, service, std::cout);
   context.finish_runs();

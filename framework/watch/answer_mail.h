@@ -26,9 +26,9 @@ struct AnswerFacts {
   std::string message_id;               // the answer's own, no brackets
   std::string date;                     // RFC 5322 date
   std::string identity;                 // "change-id X v2"
-  std::string tested;                   // "2 patches on base <sha> (<label>), matrix toy: cells ..."
-  std::string verdict;                  // "PASS", "FAIL", "PASS, warning: ..."
-  std::vector<std::string> warnings;    // first in the body
+  std::string tested;                 // "2 patches on base <sha> (<label>), matrix toy: cells ..."
+  std::string verdict;                // "PASS", "FAIL", "PASS, warning: ..."
+  std::vector<std::string> warnings;  // first in the body
   std::vector<std::string> failing_cells;    // "cell: summary\n  evidence..."
   std::string comparison;                    // render_comparison() of it against the previous
   std::vector<std::string> reproduce;        // one command a line

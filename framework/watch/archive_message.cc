@@ -108,8 +108,7 @@ ArchiveMessage read_message(GMimeMessage* message) {
   const auto in_reply_to = reference_list(GMIME_OBJECT(message), "In-Reply-To");
   out.in_reply_to = in_reply_to.empty() ? "" : in_reply_to.front();
   std::vector<std::string> all;
-  for (const auto& list : {reference_list(GMIME_OBJECT(message), "References"),
-                           in_reply_to}) {
+  for (const auto& list : {reference_list(GMIME_OBJECT(message), "References"), in_reply_to}) {
     for (const auto& id : list) {
       if (std::find(all.begin(), all.end(), id) == all.end()) {
         all.push_back(id);

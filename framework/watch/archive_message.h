@@ -20,9 +20,9 @@ struct ArchiveMessage {
   std::string message_id;  // no angle brackets; "" when it has none
   std::string subject;     // decoded, one line
   std::string author_name;
-  std::string author_email;  // "" when From: holds no single valid mailbox
-  std::string date;          // the Date: header, ISO 8601 in UTC ("" when unreadable)
-  std::string in_reply_to;   // the first message-id of In-Reply-To:
+  std::string author_email;             // "" when From: holds no single valid mailbox
+  std::string date;                     // the Date: header, ISO 8601 in UTC ("" when unreadable)
+  std::string in_reply_to;              // the first message-id of In-Reply-To:
   std::vector<std::string> references;  // References: then In-Reply-To:, each once
 };
 

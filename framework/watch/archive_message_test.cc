@@ -18,7 +18,9 @@ TEST(ArchiveMessage, ReadsTheHeadersAGitEpochHolds) {
       "body\n");
   EXPECT_EQ(m.message_id, "cover-2@example.org");
   EXPECT_EQ(m.subject, "[PATCH v2 0/3] dax: fix the folded subject");
-  EXPECT_EQ(m.author_name, "J\xC3\xB6rg R\xC3\xB6" "del");
+  EXPECT_EQ(m.author_name,
+            "J\xC3\xB6rg R\xC3\xB6"
+            "del");
   EXPECT_EQ(m.author_email, "joro@example.org");
   EXPECT_EQ(m.date, "2026-07-09T11:25:12Z");
   EXPECT_EQ(m.in_reply_to, "cover-1@example.org");

@@ -14,9 +14,8 @@ std::string url_path_segment(std::string_view text) {
   std::string out;
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    const bool plain = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
-                       (u >= '0' && u <= '9') || c == '-' || c == '.' || c == '_' || c == '~' ||
-                       c == '@';
+    const bool plain = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+                       c == '-' || c == '.' || c == '_' || c == '~' || c == '@';
     if (plain) {
       out += c;
     } else {

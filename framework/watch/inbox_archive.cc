@@ -1,8 +1,8 @@
 #include "watch/inbox_archive.h"
 
 #include <git2.h>
-#include <nlohmann/json.hpp>
 #include <zlib.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -23,8 +23,8 @@ using RevwalkPtr = std::unique_ptr<git_revwalk, git::Deleter<git_revwalk, git_re
 // "http://host:8080/nvdimm" -> {"http://host:8080", "/nvdimm"}.
 std::pair<std::string, std::string> split_url(std::string_view url) {
   const auto scheme = url.find("://");
-  const auto path = scheme == std::string_view::npos ? std::string_view::npos
-                                                     : url.find('/', scheme + 3);
+  const auto path =
+      scheme == std::string_view::npos ? std::string_view::npos : url.find('/', scheme + 3);
   if (path == std::string_view::npos) {
     return {std::string(url), ""};
   }
@@ -152,10 +152,15 @@ std::string EpochMirror::fetch(ProcessRunner& runner, const std::string& url,
   ProcessSpec spec;
   // The pack kept whole (unpackLimit 1), so the file cap is the download's;
   // no automatic gc running on after kseries.
-  spec.argv = {"prlimit", "--fsize=" + std::to_string(max_bytes), "--core=0", "--", "git",
-               "--git-dir=" + m_dir.string(), "-c", "fetch.unpackLimit=1", "-c",
-               "transfer.unpackLimit=1", "-c", "gc.auto=0", "fetch", "--quiet", "--no-tags",
-               "--", url, "+refs/heads/master:refs/heads/master"};
+  spec.argv = {"prlimit",   "--fsize=" + std::to_string(max_bytes),
+               "--core=0",  "--",
+               "git",       "--git-dir=" + m_dir.string(),
+               "-c",        "fetch.unpackLimit=1",
+               "-c",        "transfer.unpackLimit=1",
+               "-c",        "gc.auto=0",
+               "fetch",     "--quiet",
+               "--no-tags", "--",
+               url,         "+refs/heads/master:refs/heads/master"};
   spec.env = {{"GIT_TERMINAL_PROMPT", "0"}};
   spec.timeout = std::chrono::minutes(60);
   const auto result = runner.run(spec);

@@ -20,8 +20,8 @@
 
 namespace kseries::watch {
 
-inline constexpr std::size_t k_max_manifest_bytes = 1u << 20;           // gzipped
-inline constexpr std::size_t k_max_manifest_json_bytes = 16u << 20;     // inflated
+inline constexpr std::size_t k_max_manifest_bytes = 1u << 20;            // gzipped
+inline constexpr std::size_t k_max_manifest_json_bytes = 16u << 20;      // inflated
 inline constexpr std::uintmax_t k_default_max_fetch_bytes = 4ull << 30;  // one epoch's pack
 
 struct Epoch {

@@ -31,7 +31,8 @@ TEST(InboxArchive, TheManifestListsTheInboxsEpochsOldestFirst) {
     "/nvdimm/git/x.git": {},
     "/nvdimm/git/../../etc.git": {}
   })";
-  const auto epochs = parse_manifest(gunzip(gzip(manifest), 1 << 20), "http://127.0.0.1:8391/nvdimm");
+  const auto epochs =
+      parse_manifest(gunzip(gzip(manifest), 1 << 20), "http://127.0.0.1:8391/nvdimm");
   ASSERT_EQ(epochs.size(), 2u);
   EXPECT_EQ(epochs[0].number, 0);
   EXPECT_EQ(epochs[0].url, "http://127.0.0.1:8391/nvdimm/git/0.git");

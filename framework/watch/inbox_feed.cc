@@ -102,8 +102,9 @@ Feed parse_feed(std::string_view text, std::string_view inbox_url) {
     feed.messages.push_back(std::move(item));
   }
   std::reverse(feed.messages.begin(), feed.messages.end());  // oldest first
-  std::stable_sort(feed.messages.begin(), feed.messages.end(),
-                   [](const ArchiveMessage& a, const ArchiveMessage& b) { return a.date < b.date; });
+  std::stable_sort(
+      feed.messages.begin(), feed.messages.end(),
+      [](const ArchiveMessage& a, const ArchiveMessage& b) { return a.date < b.date; });
   return feed;
 }
 

@@ -25,7 +25,7 @@ struct Feed {
   std::size_t unusable = 0;              // no message-id under the inbox's URL
   std::string oldest;                    // the oldest <updated> of any entry
   std::string newest;
-  std::string newest_id;                 // the first usable entry's message-id (the newest)
+  std::string newest_id;  // the first usable entry's message-id (the newest)
 };
 
 // INBOX_URL is the inbox's base URL ("http://127.0.0.1:8080/toy"); links

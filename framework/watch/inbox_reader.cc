@@ -27,9 +27,8 @@ std::string iso_time(std::int64_t seconds) {
 }
 
 bool all_hex(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-  });
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 std::string fetched_text(ProcessRunner& runner, const std::string& url, const fs::path& file,
@@ -75,9 +74,8 @@ struct ArchiveReader {
             std::int64_t after_time, const std::string& tip) {
     if (!tip.empty() && tip != from) {
       m.walk(from, after_time, tip, [&](const EpochMessage& found) {
-        read.messages.push_back(
-            {found.message,
-             "epoch " + std::to_string(epoch.number) + " commit " + found.commit.substr(0, 12)});
+        read.messages.push_back({found.message, "epoch " + std::to_string(epoch.number) +
+                                                    " commit " + found.commit.substr(0, 12)});
       });
     }
     EpochCursor& next = read.next.epochs[epoch.number];
@@ -127,9 +125,8 @@ struct ArchiveReader {
         take(epoch, m, before, 0, tip);
         any = true;
       }
-      read.notes.push_back("reading the messages the archive took from " +
-                           iso_time(since) + " on (--since " + request.since->text + ")" +
-                           (any ? "" : ": none"));
+      read.notes.push_back("reading the messages the archive took from " + iso_time(since) +
+                           " on (--since " + request.since->text + ")" + (any ? "" : ": none"));
       return;
     }
     const auto m = mirror(newest);
@@ -137,8 +134,8 @@ struct ArchiveReader {
     take(newest, m, tip, 0, tip);
     read.notes.push_back(
         "starting at the archive's newest message (epoch " + std::to_string(newest.number) +
-        (tip.empty() ? ", empty" : ", commit " + tip.substr(0, 12) + " of " +
-                                       iso_time(m.commit_time(tip))) +
+        (tip.empty() ? ", empty"
+                     : ", commit " + tip.substr(0, 12) + " of " + iso_time(m.commit_time(tip))) +
         "): what arrives from now on is read; --since DATE|COMMIT reads older messages");
   }
 
@@ -200,9 +197,9 @@ void read_feed(ProcessRunner& runner, const ReadRequest& request, const ArchiveC
                              (feed.oldest.empty() ? "" : ", the oldest of " + feed.oldest);
   // The feed is the newest messages, newest first, without a gap: when the
   // newest one of the last read is still in it, nothing between was lost.
-  const bool overlaps = std::any_of(
-      feed.messages.begin(), feed.messages.end(),
-      [&](const ArchiveMessage& m) { return m.message_id == cursor.feed_newest_id; });
+  const bool overlaps =
+      std::any_of(feed.messages.begin(), feed.messages.end(),
+                  [&](const ArchiveMessage& m) { return m.message_id == cursor.feed_newest_id; });
   if (!cursor.feed_read) {
     read.notes.push_back("note: the feed holds only the inbox's newest messages (" + window +
                          "): nothing older is read");
@@ -277,8 +274,8 @@ InboxRead read_inbox(ProcessRunner& runner, const ReadRequest& request,
     }
     if (!epochs.empty()) {
       ArchiveReader{runner, request, cursor, read}.run(epochs);
-      read.list_address = cursor.list_address.empty() ? list_address_of(runner, request)
-                                                      : cursor.list_address;
+      read.list_address =
+          cursor.list_address.empty() ? list_address_of(runner, request) : cursor.list_address;
       read.next.list_address = read.list_address;
       read.source = "archive " + request.inbox_url + ", epochs " +
                     std::to_string(epochs.front().number) + ".." +
@@ -286,8 +283,8 @@ InboxRead read_inbox(ProcessRunner& runner, const ReadRequest& request,
       return read;
     }
     if (request.source == InboxSource::k_archive) {
-      throw usage_error("--source archive: " + request.inbox_url + " offers no git epochs (" +
-                        why + ")");
+      throw usage_error("--source archive: " + request.inbox_url + " offers no git epochs (" + why +
+                        ")");
     }
     read.notes.push_back("warning: " + request.inbox_url + " offers no git epochs (" + why +
                          "): reading its Atom feed, which holds only its newest messages");

@@ -50,8 +50,8 @@ struct InboxRead {
   std::vector<FoundMessage> messages;  // in the archive's order
   ArchiveCursor next;                  // to save once they are recorded
   std::string list_address;
-  std::string source;               // for the poll record
-  std::vector<std::string> notes;   // where it started, what it could not see
+  std::string source;              // for the poll record
+  std::vector<std::string> notes;  // where it started, what it could not see
 };
 
 // Error(k_infrastructure) when the inbox cannot be read (unreachable, git

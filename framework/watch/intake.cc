@@ -51,8 +51,9 @@ IntakeDecision first_patch(const ArchiveMessage& m, const Subject& subject,
     const auto parent = known(m.in_reply_to);
     if (parent && parent->kind == StartKind::k_cover && parent->revision == subject.revision &&
         parent->total == subject.total) {
-      return skip("later patches of a series", "patch 1/" + std::to_string(subject.total) + " under its cover letter <" +
-                  m.in_reply_to + ">");
+      return skip("later patches of a series", "patch 1/" + std::to_string(subject.total) +
+                                                   " under its cover letter <" + m.in_reply_to +
+                                                   ">");
     }
   }
   IntakeDecision d;
@@ -106,7 +107,8 @@ IntakeDecision classify_message(const ArchiveMessage& m, const KnownLookup& know
   try {
     subject = parse_subject(m.subject, "<" + m.message_id + ">");
   } catch (const Error& e) {
-    return skip("with a prefix out of range", e.what());  // a prefix out of range: not a series we can take
+    return skip("with a prefix out of range",
+                e.what());  // a prefix out of range: not a series we can take
   }
   if (!subject.numbered) {
     return single_patch(m, subject, known);
@@ -121,8 +123,8 @@ IntakeDecision classify_message(const ArchiveMessage& m, const KnownLookup& know
   if (subject.index == 1) {
     return first_patch(m, subject, known);
   }
-  return skip("later patches of a series", "patch " + std::to_string(subject.index) + "/" + std::to_string(subject.total) +
-              " of a series");
+  return skip("later patches of a series", "patch " + std::to_string(subject.index) + "/" +
+                                               std::to_string(subject.total) + " of a series");
 }
 
 }  // namespace kseries::watch

@@ -46,9 +46,9 @@ TEST(Intake, CoverLettersAndLonePatchesStartRevisions) {
 
 TEST(Intake, RepliesLaterPatchesAndOtherMailAreNotRevisions) {
   const Known known;
-  for (const char* subject : {"Re: [PATCH v3 0/5] mm: a series", "RE: [PATCH] x",
-                              "Aw: [PATCH 0/2] x", "[PATCH v3 2/5] mm: two",
-                              "dax: a question without a patch", "[GIT PULL] nvdimm for 7.1"}) {
+  for (const char* subject :
+       {"Re: [PATCH v3 0/5] mm: a series", "RE: [PATCH] x", "Aw: [PATCH 0/2] x",
+        "[PATCH v3 2/5] mm: two", "dax: a question without a patch", "[GIT PULL] nvdimm for 7.1"}) {
     const auto d = classify_message(message("m@x", subject), known.lookup());
     EXPECT_EQ(d.verdict, Verdict::k_skip) << subject;
     EXPECT_FALSE(d.category.empty()) << subject;
@@ -79,8 +79,8 @@ TEST(Intake, TheFirstPatchOfASeriesWithoutCoverLetterStartsIt) {
 TEST(Intake, APatchInASeriesThreadWithoutANewerRevisionIsNotTaken) {
   Known known;
   known.revisions["cover@x"] = {StartKind::k_cover, 2, 5};
-  auto d = classify_message(
-      message("fix@x", "[PATCH] fixup for 2/5", "p2@x", {"cover@x", "p2@x"}), known.lookup());
+  auto d = classify_message(message("fix@x", "[PATCH] fixup for 2/5", "p2@x", {"cover@x", "p2@x"}),
+                            known.lookup());
   EXPECT_EQ(d.verdict, Verdict::k_not_taken);
   EXPECT_NE(d.why.find("cover@x"), std::string::npos) << d.why;
   // A newer revision of a lone patch in reply to the older one is one.

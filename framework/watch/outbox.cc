@@ -36,9 +36,9 @@ bool send_answer(const WatchRequest& request, WatchServices& services, WatchStat
       // The command did not take it: the next poll tries again.
       s.phase = Phase::k_gated;
       ++s.attempts;
-      s.note = "--sendmail " + result.describe() + " (attempt " + std::to_string(s.attempts) +
-               "), will try again at the next poll: " +
-               std::string(trim(result.err)).substr(0, 200);
+      s.note =
+          "--sendmail " + result.describe() + " (attempt " + std::to_string(s.attempts) +
+          "), will try again at the next poll: " + std::string(trim(result.err)).substr(0, 200);
       state.save(s);
       return wrote;
     }

@@ -44,11 +44,10 @@ std::vector<ArchiveMessage> fetched_messages(const fs::path& dir) {
 // mail's, not the inbox's).
 bool inbox_serves(const WatchRequest& request, ProcessRunner& runner,
                   const std::string& message_id) {
-  const auto result = download(
-      runner, {request.inbox_url + "/" + url_path_segment(message_id) + "/raw",
+  const auto result =
+      download(runner, {request.inbox_url + "/" + url_path_segment(message_id) + "/raw",
                         request.state_dir / "probe.eml", 1u << 20, std::chrono::seconds(30)});
-  return result.outcome == DownloadOutcome::k_ok ||
-         result.outcome == DownloadOutcome::k_too_large;
+  return result.outcome == DownloadOutcome::k_ok || result.outcome == DownloadOutcome::k_too_large;
 }
 
 void refuse(const WatchRequest& request, RevisionState& s, const std::string& why) {
@@ -93,9 +92,9 @@ void fetch_revision(const WatchRequest& request, ProcessRunner& runner, session:
       return m.message_id == s.message_id;
     });
     if (!here) {
-      const std::string first = messages.empty() ? "nothing" : "<" + messages.front().message_id +
-                                                                   "> '" + messages.front().subject +
-                                                                   "'";
+      const std::string first = messages.empty() ? "nothing"
+                                                 : "<" + messages.front().message_id + "> '" +
+                                                       messages.front().subject + "'";
       s.phase = Phase::k_ignored;
       s.stamp = request.intake_stamp;
       s.note = "not a revision of its own: b4 took " + first +

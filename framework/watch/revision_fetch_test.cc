@@ -100,8 +100,7 @@ TEST(RevisionFetch, AnInboxThatDoesNotServeTheMailIsTriedAgain) {
     fetch_revision(request(dir), runner, status, s);
     EXPECT_EQ(s.phase, Phase::k_seen) << probe;
     EXPECT_EQ(s.attempts, 2) << probe;
-    EXPECT_NE(s.note.find("fetch failed (attempt 2), will try again"), std::string::npos)
-        << s.note;
+    EXPECT_NE(s.note.find("fetch failed (attempt 2), will try again"), std::string::npos) << s.note;
   }
 }
 

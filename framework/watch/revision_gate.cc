@@ -124,15 +124,14 @@ void read_result(const WatchRequest& request, const gate::GateResult& result,
   }
 }
 
-std::string tested_line(const WatchRequest& request, const Series& series,
-                        const git_oid& base, const std::string& label,
-                        const RevisionState* previous) {
+std::string tested_line(const WatchRequest& request, const Series& series, const git_oid& base,
+                        const std::string& label, const RevisionState* previous) {
   std::string cells;
   for (const auto& cell : request.matrix.cells) {
     cells += (cells.empty() ? "" : ", ") + cell.target + " " + cell.test_case;
   }
-  return std::to_string(series.patches.size()) + " patch(es) on base " + git::to_hex(base) +
-         " (" + label + "); matrix " + request.matrix.name + ": " +
+  return std::to_string(series.patches.size()) + " patch(es) on base " + git::to_hex(base) + " (" +
+         label + "); matrix " + request.matrix.name + ": " +
          (request.matrix.per_patch_target ? "per-patch " + *request.matrix.per_patch_target + ", "
                                           : std::string()) +
          cells +
@@ -200,8 +199,8 @@ void gate_revision(const WatchRequest& request, WatchServices& services,
     throw Error(ErrorKind::k_interrupted, result.interruption);
   }
   const std::string run_id = gate.run_dir.filename().string();
-  write_file(gate.run_dir / "gate.txt", gate::render_gate(result) + "run directory " +
-                                            gate.run_dir.string() + "\n");
+  write_file(gate.run_dir / "gate.txt",
+             gate::render_gate(result) + "run directory " + gate.run_dir.string() + "\n");
   s.gate_run = gate.run_dir.string();
 
   AnswerFacts facts;

@@ -126,9 +126,9 @@ void print_status(const std::filesystem::path& state_dir, std::ostream& out) {
   const PollRecord record = state.poll_record();
   out << "watch: state " << state_dir.string() << "\n"
       << "watch: last poll " << (record.started.empty() ? "none" : record.started)
-      << (record.failures > 0 ? ", failed (" + std::to_string(record.failures) +
-                                    " in a row): " + record.last_error
-                              : std::string(record.started.empty() ? "" : ", good"))
+      << (record.failures > 0
+              ? ", failed (" + std::to_string(record.failures) + " in a row): " + record.last_error
+              : std::string(record.started.empty() ? "" : ", good"))
       << "\n"
       << "watch: last good poll " << (record.last_ok.empty() ? "none" : record.last_ok)
       << (record.source.empty() ? "" : " (" + record.source + ")") << "\n";

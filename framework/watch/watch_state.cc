@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::pair<Phase, const char*>> k_phases = {
-    {Phase::k_seen, "seen"},         {Phase::k_ignored, "ignored"}, {Phase::k_refused, "refused"},
-    {Phase::k_fetched, "fetched"},   {Phase::k_gated, "gated"},     {Phase::k_sending, "sending"},
+    {Phase::k_seen, "seen"},        {Phase::k_ignored, "ignored"}, {Phase::k_refused, "refused"},
+    {Phase::k_fetched, "fetched"},  {Phase::k_gated, "gated"},     {Phase::k_sending, "sending"},
     {Phase::k_answered, "answered"}};
 
 const std::vector<std::pair<StartKind, const char*>> k_kinds = {
@@ -106,7 +106,8 @@ WatchState::WatchState(fs::path dir) : m_dir(std::move(dir)) {
       throw usage_error(file.string() + ": not a watch state file: " + e.what());
     }
     if (s.message_id.empty() || s.key != key_of(s.message_id) || file.stem() != s.key) {
-      throw usage_error(file.string() + ": not a watch state file (its key is not its message-id's)");
+      throw usage_error(file.string() +
+                        ": not a watch state file (its key is not its message-id's)");
     }
     const auto order = json.value("order", std::int64_t{0});
     m_next_order = std::max(m_next_order, order + 1);

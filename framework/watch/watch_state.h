@@ -49,8 +49,8 @@ struct RevisionState {
   std::vector<std::string> references;  // the thread above it (archive_message.h)
   std::string found_in;                 // "epoch 0 commit <sha>" or "feed"
   Phase phase = Phase::k_seen;
-  std::string stamp;  // the intake stamp an ignored or refused revision was judged under
-  int attempts = 0;   // fetches or gates that failed for the machine's or the inbox's sake
+  std::string stamp;   // the intake stamp an ignored or refused revision was judged under
+  int attempts = 0;    // fetches or gates that failed for the machine's or the inbox's sake
   std::string family;  // series/revision_identity.h, once fetched
   std::string identity;
   std::string series_dir;
@@ -63,24 +63,24 @@ struct RevisionState {
 
 struct EpochCursor {
   std::string url;
-  std::string commit;        // the newest commit read ("" before the first)
-  std::int64_t time = 0;     // its commit time
-  std::string fingerprint;   // the manifest's, when the commit was read
+  std::string commit;       // the newest commit read ("" before the first)
+  std::int64_t time = 0;    // its commit time
+  std::string fingerprint;  // the manifest's, when the commit was read
 };
 
 struct ArchiveCursor {
   std::map<int, EpochCursor> epochs;
-  std::string list_address;  // the inbox's, read once
+  std::string list_address;    // the inbox's, read once
   std::string feed_newest;     // the newest <updated> of the last feed read
   std::string feed_newest_id;  // its newest entry's message-id
   bool feed_read = false;
 };
 
 struct PollRecord {
-  std::string started;    // ISO 8601 UTC
+  std::string started;  // ISO 8601 UTC
   std::string finished;
-  std::string last_ok;    // the last poll that read the inbox
-  int failures = 0;       // polls failed in a row
+  std::string last_ok;  // the last poll that read the inbox
+  int failures = 0;     // polls failed in a row
   std::string last_error;
   std::string next_poll;  // when the service polls next
   std::string source;     // "archive: epochs 0..2" or "feed (no git epochs)"
@@ -111,7 +111,7 @@ class WatchState {
 
 // The lock that makes one watcher the only one on DIR: nullopt, with HOLDER
 // saying who has it, when another process does.
-std::optional<FileLock> lock_watch_state(const std::filesystem::path& dir,
-                                         const std::string& what, std::string& holder);
+std::optional<FileLock> lock_watch_state(const std::filesystem::path& dir, const std::string& what,
+                                         std::string& holder);
 
 }  // namespace kseries::watch

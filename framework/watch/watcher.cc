@@ -149,8 +149,8 @@ void record_messages(const WatchRequest& request, WatchState& state, const Inbox
   }
   summary.messages = read.messages.size();
   for (const auto& [category, count] : skipped) {
-    summary.skipped += (summary.skipped.empty() ? "" : ", ") + std::to_string(count) + " " +
-                       category;
+    summary.skipped +=
+        (summary.skipped.empty() ? "" : ", ") + std::to_string(count) + " " + category;
   }
 }
 

@@ -69,13 +69,13 @@ struct WatchServices {
 };
 
 struct PollSummary {
-  std::size_t messages = 0;        // read from the inbox in this poll
+  std::size_t messages = 0;  // read from the inbox in this poll
   std::size_t new_revisions = 0;
-  std::size_t answered = 0;        // answers written in this poll
-  std::string source;              // where they were read
-  std::string skipped;             // "12 replies, 30 later patches of a series, ..."
-  std::vector<std::string> notes;  // where the read started, warnings
-  std::vector<std::string> lines;  // one per revision handled
+  std::size_t answered = 0;          // answers written in this poll
+  std::string source;                // where they were read
+  std::string skipped;               // "12 replies, 30 later patches of a series, ..."
+  std::vector<std::string> notes;    // where the read started, warnings
+  std::vector<std::string> lines;    // one per revision handled
   std::vector<std::string> pending;  // revisions waiting, and why
 };
 
