@@ -53,7 +53,7 @@ inbox_add "$TMP/review.eml"
 cat >"$TMP/sink" <<'SH'
 #!/bin/sh
 mail=$(cat)
-id=$(printf '%s\n' "$mail" | sed -n 's/^Message-ID: <\(.*\)>$/\1/p' | head -1)
+id=$(printf '%s\n' "$mail" | sed -n 's/^Message-ID: <\(.*\)>$/\1/Ip' | head -1)
 n=$(ls "$SINK" | wc -l)
 printf '%s\n' "$mail" >"$SINK/$n-$id"
 SH
@@ -61,16 +61,16 @@ chmod +x "$TMP/sink"
 export SINK=$TMP/sunk && mkdir -p "$SINK"
 watch=("$KSERIES" watch --workdir "$TMP/wd" --inbox "$INBOX_URL" --configs "$TMP/configs"
        --testcases "$TMP/cases" --tree "$repo" --matrix toy --accel tcg --outbox "$TMP/outbox"
-       --sendmail "$TMP/sink" --once)
+       --sendmail "$TMP/sink" --once --since 2000-01-01)
 outbox() { find "$TMP/outbox" -maxdepth 1 -name '*.eml' | wc -l; }
 sunk() { ls "$SINK" | wc -l; }
-states() { jq -r '"\(.revision) \(.phase) \(.note)"' "$TMP"/wd/watch/*/*.json; }
+states() { jq -r 'select(.phase) | "\(.revision) \(.phase) \(.note)"' "$TMP"/wd/watch/*/*.json; }
 
 # Kill 1: right after recording the two revisions it saw: nothing answered.
 expect_exit 137 env KSERIES_FAILPOINT=watch-seen "${watch[@]}"
 [ "$(outbox)" = 0 ] && [ "$(sunk)" = 0 ] || fail "answers before any gate"
-[ "$(jq -r .phase "$TMP"/wd/watch/*/*.json | sort | tr '\n' ' ')" = "seen seen " ] \
-  || fail "the two revisions are not recorded as seen: $(jq -r .phase "$TMP"/wd/watch/*/*.json)"
+[ "$(jq -r 'select(.phase) | .phase' "$TMP"/wd/watch/*/*.json | sort | tr '\n' ' ')" = "seen seen " ] \
+  || fail "the two revisions are not recorded as seen: $(jq -r 'select(.phase) | .phase' "$TMP"/wd/watch/*/*.json)"
 # And from outside, kill -9 while v1's kernel boots (a guest that hangs):
 # no answer; both revisions still there, v1 still to be gated.
 FAKE_QEMU_MODE=hang setsid "${watch[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null &
@@ -84,7 +84,7 @@ wait "$watcher" 2>/dev/null || true
 # The boot's own process group outlives kseries (as a hung QEMU would).
 kill -9 -- "-$(ps -o pgid= -p "$(qemu)" | tr -d ' ')" 2>/dev/null || true
 [ "$(outbox)" = 0 ] && [ "$(sunk)" = 0 ] || fail "answers after the kill during the gate"
-[ "$(jq -r .phase "$TMP"/wd/watch/*/*.json | sort | tr '\n' ' ')" = "fetched fetched " ] \
+[ "$(jq -r 'select(.phase) | .phase' "$TMP"/wd/watch/*/*.json | sort | tr '\n' ' ')" = "fetched fetched " ] \
   || fail "after the kill during the gate: $(states)"
 # Kill 2: after v2's gate, before its answer: v1 answered (and sent) once.
 expect_exit 137 env KSERIES_FAILPOINT=watch-gated:2 "${watch[@]}"
@@ -102,7 +102,7 @@ expect_grep "^watch: 0 new revision(s), 0 answer(s)" "$TMP/out"
 [ "$(ls "$SINK" | sed 's/^[0-9]*-//' | sort -u | wc -l)" = 2 ] || fail "a Message-ID was sent twice: $(ls "$SINK")"
 
 python3 - "$TMP/outbox" "$v1" "$v2" "$INBOX_ADDR" <<'PY' || fail "the answers are not what the list expects"
-import email, email.policy, glob, sys
+import email, email.policy, glob, re, sys
 outbox, v1, v2, inbox = sys.argv[1:]
 mails = {}
 for path in glob.glob(outbox + "/*.eml"):
@@ -112,7 +112,8 @@ for path in glob.glob(outbox + "/*.eml"):
 assert set(mails) == {"<%s>" % v1, "<%s>" % v2}, list(mails)
 for version, mid in ((1, v1), (2, v2)):
     m = mails["<%s>" % mid]
-    assert m["References"] == "<%s>" % mid, m["References"]
+    # The thread: the revision last (v2 answers v1, so v1 comes first).
+    assert m["References"].split()[-1] == "<%s>" % mid, m["References"]
     assert m["Subject"] == "Re: [PATCH v%d 0/2] toy: the toy series" % version, m["Subject"]
     # The cover letter's sender (format-patch: the committer).
     assert m["To"].addresses[0].addr_spec == "committer@example.com", m["To"]
@@ -121,8 +122,12 @@ for version, mid in ((1, v1), (2, v2)):
     body = m.get_content()
     assert "kseries tested change-id 20261202-toy-series-0123456789ab v%d" % version in body, body
     assert "\nreproduce:\n  kseries gate " in body and "--inbox http://127.0.0.1:" in body, body
-    assert "run directory: " in body, body
+    # The run by its ID, not by a path of the machine that ran it.
+    assert re.search(r"\nrun: \d{8}-\d{6}-watch-gate(-\d+)?/\n", body) and "/wd/" not in body, body
+    assert "/tmp/" not in body, body
+    assert "--tree LINUX" in body and "(LINUX: a kernel tree that has commit " in body, body
     assert "verdict: PASS" in body, body
+assert str(mails["<%s>" % v2]["References"]).split() == ["<%s>" % v1, "<%s>" % v2], mails["<%s>" % v2]["References"]
 v2_body = mails["<%s>" % v2].get_content()
 v1_body = mails["<%s>" % v1].get_content()
 # v2: its slowdown against v1 first, the comparison and the timing table.
@@ -144,6 +149,8 @@ for path in glob.glob(sys.argv[1] + "/*.eml"):
 PY
 )
 mkdir -p "$TMP/bin" && ln -s "$(realpath "$KSERIES")" "$TMP/bin/kseries"
+# Its placeholders for this machine's tree and directories filled in.
+reproduce=$(printf '%s' "$reproduce" | sed "s|--tree LINUX|--tree $repo|; s|--configs KERNEL_CONFIGS|--configs $TMP/configs|; s|--testcases TESTCASES|--testcases $TMP/cases|")
 expect_exit 0 env PATH="$TMP/bin:$PATH" sh -c "$reproduce"
 expect_grep "^  verdict: PASS, warning: toy demo .* slower than 20261202-toy-series-0123456789ab/v1" "$TMP/out"
 

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/revision_identity.h"
 #include "sys/files.h"
 
 namespace kseries::git {

@@ -97,9 +97,13 @@ B4Series fetch_b4_series(ProcessRunner& runner, const B4Request& request) {
   const std::string key =
       hex_hash(request.inbox_url + "\n" + request.message_id + "\n" +
                (request.revision ? std::to_string(*request.revision) : std::string("newest")));
+  // b4's own output, its home and the series directory apart: a series
+  // name (a change-id from the mail, "b4" or "home" as well) can never be
+  // one of the others.
   const fs::path root = request.out_root / ("b4-" + key);
   const fs::path raw = root / "b4";
   const fs::path home = root / "home";
+  const fs::path series_root = root / "series";
   // Fetched again every time: a thread gains trailers and revisions.
   fs::remove_all(raw);
   fs::create_directories(raw);
@@ -145,8 +149,8 @@ B4Series fetch_b4_series(ProcessRunner& runner, const B4Request& request) {
   const std::string name = head.change_id && valid_change_id(*head.change_id)
                                ? *head.change_id
                                : slug(head.subject.title);
-  series.dir = root / name / ("v" + std::to_string(series.revision));
-  fs::remove_all(root / name);
+  series.dir = series_root / name / ("v" + std::to_string(series.revision));
+  fs::remove_all(series_root);
   fs::create_directories(series.dir);
   std::string listing;
   if (fs::is_regular_file(cover)) {

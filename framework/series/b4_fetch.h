@@ -28,7 +28,7 @@ struct B4Request {
 };
 
 struct B4Series {
-  std::filesystem::path dir;  // <out_root>/<key>/<name>/v<N>
+  std::filesystem::path dir;  // <out_root>/b4-<key>/series/<name>/v<N>
   int revision = 1;
   std::string log;  // b4's stderr, for progress
 };

@@ -4,87 +4,134 @@
 #include <ctime>
 #include <sstream>
 
+#include "core/utf8.h"
+#include "watch/archive_message.h"
+#include "watch/gmime_handles.h"
+#include "watch/header_text.h"
+
 namespace kseries::watch {
 
 namespace {
 
-std::string header_value(const std::string& text, std::size_t max = 900) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? ' ' : c;
-    if (out.size() >= max) {
-      break;
+// The first word of the author's name, for "Hi X,".
+std::string greeting_name(const std::string& name) {
+  const std::string clean = header_text(name, 80);
+  return clean.substr(0, clean.find(' '));
+}
+
+// The addresses of TEXT when it is a list of valid mailboxes; empty else.
+GObjectPtr<InternetAddressList> mailboxes(const std::string& text) {
+  GObjectPtr<InternetAddressList> list(internet_address_list_parse(nullptr, text.c_str()));
+  const int count = list ? internet_address_list_length(list.get()) : 0;
+  if (count < 1) {
+    return nullptr;
+  }
+  for (int i = 0; i < count; ++i) {
+    InternetAddress* address = internet_address_list_get_address(list.get(), i);
+    if (!INTERNET_ADDRESS_IS_MAILBOX(address)) {
+      return nullptr;
+    }
+    const char* addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(address));
+    if (!addr || !valid_mailbox(addr)) {
+      return nullptr;
     }
   }
-  return out;
+  return list;
 }
 
-bool ascii(const std::string& text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+std::string references_value(const AnswerFacts& f) {
+  std::vector<std::string> ids;
+  for (const auto& id : f.references) {
+    if (sane_message_id(id) && id != f.in_reply_to) {
+      ids.push_back(id);
+    }
+  }
+  ids.push_back(f.in_reply_to);
+  std::string value;
+  for (const auto& id : ids) {
+    value += (value.empty() ? "<" : " <") + id + ">";
+  }
+  return value;
 }
 
-std::string base64(const std::string& text) {
-  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < text.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(text[i]) << 16) |
-                       (static_cast<unsigned char>(text[i + 1]) << 8) |
-                       static_cast<unsigned char>(text[i + 2]);
-    out += {table[v >> 18], table[(v >> 12) & 63], table[(v >> 6) & 63], table[v & 63]};
+// Adds To and Cc; what cannot be addressed goes to NOTES.
+void address(GMimeMessage* message, const AnswerFacts& f, std::vector<std::string>& notes) {
+  const std::string email = header_text(f.to_email, 254);
+  const bool to_ok = valid_mailbox(email);
+  if (to_ok) {
+    g_mime_message_add_mailbox(message, GMIME_ADDRESS_TYPE_TO, header_text(f.to_name, 200).c_str(),
+                               email.c_str());
+  } else {
+    notes.push_back("(The author's address '" + header_text(f.to_email, 120) +
+                    "' is not one valid mail address: this answer is not sent to it.)");
   }
-  if (i + 1 == text.size()) {
-    const unsigned v = static_cast<unsigned char>(text[i]) << 16;
-    out += {table[v >> 18], table[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == text.size()) {
-    const unsigned v = (static_cast<unsigned char>(text[i]) << 16) |
-                       (static_cast<unsigned char>(text[i + 1]) << 8);
-    out += {table[v >> 18], table[(v >> 12) & 63], table[(v >> 6) & 63], '='};
+  const std::string list = header_text(f.cc, 254);
+  const bool cc_ok = valid_mailbox(list);
+  if (cc_ok) {
+    g_mime_message_add_mailbox(message, to_ok ? GMIME_ADDRESS_TYPE_CC : GMIME_ADDRESS_TYPE_TO, "",
+                               list.c_str());
   }
-  return out;
+  if (!to_ok && !cc_ok) {
+    GObjectPtr<InternetAddress> group(internet_address_group_new("undisclosed-recipients"));
+    internet_address_list_add(g_mime_message_get_addresses(message, GMIME_ADDRESS_TYPE_TO),
+                              group.get());
+  }
 }
 
-// A display name as a header may carry it: quoted ASCII, or an encoded word.
-std::string display_name(const std::string& name) {
-  const std::string clean = header_value(name, 200);
-  if (clean.empty()) {
-    return "";
+std::string body_text(const AnswerFacts& f, const std::vector<std::string>& notes) {
+  std::ostringstream body;
+  const std::string hi = greeting_name(f.to_name);
+  body << "Hi" << (hi.empty() ? "" : " " + hi) << ",\n\n";
+  for (const auto& note : notes) {
+    body << note << "\n\n";
   }
-  if (!ascii(clean)) {
-    return "=?UTF-8?B?" + base64(clean) + "?=";
+  for (const auto& warning : f.warnings) {
+    body << "WARNING: this revision is slower than the previous one: " << warning << "\n";
   }
-  std::string quoted = "\"";
-  for (const char c : clean) {
-    quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  if (!f.warnings.empty()) {
+    body << "\n";
   }
-  return quoted + "\"";
-}
-
-std::string address(const std::string& name, const std::string& email) {
-  std::string clean_email;
-  for (const char c : header_value(email, 254)) {
-    clean_email += (c == '<' || c == '>' || c == ' ' || c == ',' || c == '"') ? '_' : c;
+  body << "kseries tested " << f.identity << ":\n  " << f.tested << "\n\n"
+       << "verdict: " << f.verdict << "\n\n";
+  if (!f.failing_cells.empty()) {
+    body << "failing cells:\n";
+    for (const auto& cell : f.failing_cells) {
+      body << cell << "\n";
+    }
+    body << "\n";
   }
-  const std::string shown = display_name(name);
-  return shown.empty() ? "<" + clean_email + ">" : shown + " <" + clean_email + ">";
-}
-
-std::string subject_value(const std::string& subject) {
-  const std::string clean = header_value(subject, 700);
-  const std::string reply = clean.rfind("Re: ", 0) == 0 ? clean : "Re: " + clean;
-  return ascii(reply) ? reply : "=?UTF-8?B?" + base64(reply) + "?=";
-}
-
-// The first name of the author, for "Hi X,": up to the first space.
-std::string greeting_name(const std::string& name) {
-  const std::string clean = header_value(name, 80);
-  const auto space = clean.find(' ');
-  return clean.substr(0, space);
+  if (!f.comparison.empty()) {
+    body << f.comparison << "\n";
+  }
+  body << "reproduce:\n";
+  for (const auto& command : f.reproduce) {
+    body << "  " << command << "\n";
+  }
+  for (const auto& note : f.reproduce_notes) {
+    body << "  (" << note << ")\n";
+  }
+  body << "\n" << (f.run_is_url ? "results: " : "run: ") << f.run << "\n\n-- \nkseries watch\n";
+  return body.str();
 }
 
 }  // namespace
+
+bool valid_mailbox(const std::string& email) {
+  const auto at = email.find('@');
+  if (email.empty() || email.size() > 254 || at == 0 || at == std::string::npos ||
+      at + 1 == email.size() || email.find('@', at + 1) != std::string::npos) {
+    return false;
+  }
+  return std::all_of(email.begin(), email.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u > 0x20 && u < 0x7f && std::string_view("<>()[],;:\"\\").find(c) == std::string::npos;
+  });
+}
+
+bool valid_from(const std::string& text) {
+  ensure_gmime();
+  return header_text(text) == text && mailboxes(text) != nullptr;
+}
 
 std::string mail_date_now() {
   const std::time_t now = std::time(nullptr);
@@ -96,47 +143,47 @@ std::string mail_date_now() {
 }
 
 std::string compose_answer(const AnswerFacts& f) {
-  std::ostringstream mail;
-  mail << "From: " << header_value(f.from) << "\n"
-       << "To: " << address(f.to_name, f.to_email) << "\n";
-  if (!f.cc.empty()) {
-    mail << "Cc: " << address("", f.cc) << "\n";
+  ensure_gmime();
+  const GObjectPtr<GMimeMessage> message(g_mime_message_new(TRUE));
+  GMimeObject* object = GMIME_OBJECT(message.get());
+  if (const auto from = mailboxes(header_text(f.from))) {
+    internet_address_list_append(g_mime_message_get_from(message.get()), from.get());
+  } else {
+    g_mime_message_add_mailbox(message.get(), GMIME_ADDRESS_TYPE_FROM, "kseries",
+                               "kseries@invalid");
   }
-  mail << "Subject: " << subject_value(f.subject) << "\n"
-       << "Date: " << header_value(f.date) << "\n"
-       << "Message-ID: <" << header_value(f.message_id) << ">\n"
-       << "In-Reply-To: <" << header_value(f.in_reply_to) << ">\n"
-       << "References: <" << header_value(f.in_reply_to) << ">\n"
-       << "MIME-Version: 1.0\n"
-       << "Content-Type: text/plain; charset=utf-8\n"
-       << "Content-Transfer-Encoding: 8bit\n"
-       << "X-Mailer: kseries watch\n\n";
-  const std::string hi = greeting_name(f.to_name);
-  mail << "Hi" << (hi.empty() ? "" : " " + hi) << ",\n\n";
-  for (const auto& warning : f.warnings) {
-    mail << "WARNING: this revision is slower than the previous one: " << warning << "\n";
+  std::vector<std::string> notes;
+  address(message.get(), f, notes);
+  const std::string subject = header_text(f.subject, 700);
+  const std::string reply = subject.rfind("Re: ", 0) == 0 ? subject : "Re: " + subject;
+  g_mime_message_set_subject(message.get(), reply.c_str(), "utf-8");
+  g_mime_object_set_header(object, "Date", header_text(f.date, 64).c_str(), nullptr);
+  if (sane_message_id(f.message_id)) {
+    g_mime_message_set_message_id(message.get(), f.message_id.c_str());
   }
-  if (!f.warnings.empty()) {
-    mail << "\n";
+  if (sane_message_id(f.in_reply_to)) {
+    g_mime_object_set_header(object, "In-Reply-To", ("<" + f.in_reply_to + ">").c_str(), nullptr);
+    g_mime_object_set_header(object, "References", references_value(f).c_str(), nullptr);
   }
-  mail << "kseries tested " << f.identity << ":\n  " << f.tested << "\n\n"
-       << "verdict: " << f.verdict << "\n\n";
-  if (!f.failing_cells.empty()) {
-    mail << "failing cells:\n";
-    for (const auto& cell : f.failing_cells) {
-      mail << cell << "\n";
-    }
-    mail << "\n";
-  }
-  if (!f.comparison.empty()) {
-    mail << f.comparison << "\n";
-  }
-  mail << "reproduce:\n";
-  for (const auto& command : f.reproduce) {
-    mail << "  " << command << "\n";
-  }
-  mail << "\nrun directory: " << f.run_dir << "\n\n-- \nkseries watch\n";
-  return mail.str();
+  g_mime_object_set_header(object, "X-Mailer", "kseries watch", nullptr);
+
+  const std::string text = valid_utf8(body_text(f, notes));
+  const GObjectPtr<GMimeTextPart> part(g_mime_text_part_new_with_subtype("plain"));
+  // The text as it is (g_mime_text_part_set_text would convert it to the
+  // smallest charset that holds it); the body is valid UTF-8 already.
+  const GObjectPtr<GMimeStream> stream(g_mime_stream_mem_new_with_buffer(text.data(), text.size()));
+  const GObjectPtr<GMimeDataWrapper> content(
+      g_mime_data_wrapper_new_with_stream(stream.get(), GMIME_CONTENT_ENCODING_DEFAULT));
+  g_mime_part_set_content(GMIME_PART(part.get()), content.get());
+  g_mime_text_part_set_charset(part.get(), "utf-8");
+  // 8bit as the 0-day bot writes, quoted-printable only for a line past 998.
+  g_mime_object_encode(GMIME_OBJECT(part.get()), GMIME_ENCODING_CONSTRAINT_8BIT);
+  g_mime_message_set_mime_part(message.get(), GMIME_OBJECT(part.get()));
+
+  const FormatOptionsPtr options(g_mime_format_options_clone(nullptr));
+  g_mime_format_options_set_newline_format(options.get(), GMIME_NEWLINE_FORMAT_UNIX);
+  const GCharPtr mail(g_mime_object_to_string(object, options.get()));
+  return mail ? std::string(mail.get()) : std::string();
 }
 
 }  // namespace kseries::watch

@@ -7,24 +7,11 @@
 
 #include "core/error.h"
 #include "core/text.h"
-#include "series/subject.h"
+#include "watch/header_text.h"
 
 namespace kseries::watch {
 
 namespace {
-
-// One line, printable, bounded: what a header or a report may hold.
-std::string clean(std::string_view text, std::size_t max = 998) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? ' ' : c;
-    if (out.size() >= max) {
-      break;
-    }
-  }
-  return std::string(trim(out));
-}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') {
@@ -37,7 +24,7 @@ int hex_value(char c) {
 std::string percent_decode(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() + 0 && hex_value(text[i + 1]) >= 0 &&
+    if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 &&
         hex_value(text[i + 2]) >= 0) {
       out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
       i += 2;
@@ -62,17 +49,7 @@ std::string message_id_of(std::string_view href, std::string_view inbox_url) {
     rest.remove_suffix(1);
   }
   const std::string id = percent_decode(rest);
-  const bool sane = !id.empty() && id.size() <= 250 && id.find('@') != std::string::npos &&
-                    std::none_of(id.begin(), id.end(), [](char c) {
-                      const auto u = static_cast<unsigned char>(c);
-                      return u <= 0x20 || u == 0x7f || c == '<' || c == '>' || c == '/';
-                    });
-  return sane ? id : "";
-}
-
-bool is_reply(std::string_view title) {
-  const std::string lower = to_lower(trim(title).substr(0, 4));
-  return starts_with(lower, "re:") || starts_with(lower, "aw:") || starts_with(lower, "fwd:");
+  return sane_message_id(id) ? id : "";
 }
 
 }  // namespace
@@ -94,47 +71,40 @@ Feed parse_feed(std::string_view text, std::string_view inbox_url) {
   Feed feed;
   const std::string id = feed_node.child_value("id");
   if (starts_with(id, "mailto:")) {
-    feed.list_address = clean(id.substr(7), 254);
+    feed.list_address = header_text(id.substr(7), 254);
   }
-  std::size_t count = 0;
   for (const auto entry : feed_node.children("entry")) {
-    if (++count > k_max_feed_entries) {
+    if (++feed.entries > k_max_feed_entries) {
       break;
     }
-    FeedEntry item;
-    item.title = clean(entry.child_value("title"));
-    item.author_name = clean(entry.child("author").child_value("name"), 200);
-    item.author_email = clean(entry.child("author").child_value("email"), 254);
-    item.updated = clean(entry.child_value("updated"), 64);
+    ArchiveMessage item;
+    item.subject = header_text(entry.child_value("title"));
+    item.author_name = header_text(entry.child("author").child_value("name"), 200);
+    item.author_email = header_text(entry.child("author").child_value("email"), 254);
+    item.date = header_text(entry.child_value("updated"), 64);
     item.message_id = message_id_of(entry.child("link").attribute("href").value(), inbox_url);
-    if (item.message_id.empty() || is_reply(item.title)) {
-      ++feed.skipped;
+    item.in_reply_to =
+        message_id_of(entry.child("thr:in-reply-to").attribute("href").value(), inbox_url);
+    if (!item.in_reply_to.empty()) {
+      item.references.push_back(item.in_reply_to);
+    }
+    if (!item.date.empty()) {
+      feed.oldest = feed.oldest.empty() ? item.date : std::min(feed.oldest, item.date);
+      feed.newest = std::max(feed.newest, item.date);
+    }
+    if (item.message_id.empty()) {
+      ++feed.unusable;
       continue;
     }
-    Subject subject;
-    try {
-      subject = parse_subject(item.title, "inbox feed");
-    } catch (const Error&) {
-      ++feed.skipped;  // a prefix out of range: not a series we can take
-      continue;
+    if (feed.newest_id.empty()) {
+      feed.newest_id = item.message_id;
     }
-    if (subject.numbered && !subject.is_cover()) {
-      ++feed.skipped;  // a patch of a series: its cover letter stands for it
-      continue;
-    }
-    if (!subject.numbered && item.title.find("PATCH") == std::string::npos) {
-      ++feed.skipped;  // not a patch at all
-      continue;
-    }
-    item.revision = subject.revision;
-    item.total = subject.numbered ? subject.total : 1;
-    feed.revisions.push_back(std::move(item));
+    feed.messages.push_back(std::move(item));
   }
-  std::reverse(feed.revisions.begin(), feed.revisions.end());  // oldest first
+  std::reverse(feed.messages.begin(), feed.messages.end());  // oldest first
   std::stable_sort(
-      feed.revisions.begin(), feed.revisions.end(), [](const FeedEntry& a, const FeedEntry& b) {
-        return a.updated != b.updated ? a.updated < b.updated : a.revision < b.revision;
-      });
+      feed.messages.begin(), feed.messages.end(),
+      [](const ArchiveMessage& a, const ArchiveMessage& b) { return a.date < b.date; });
   return feed;
 }
 

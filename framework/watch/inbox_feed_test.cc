@@ -37,22 +37,21 @@ with a newline</title><updated>2026-12-01T00:00:00Z</updated>
 <link href="http://127.0.0.1:8080/toy/lone2@example.com/"/></entry>
 </feed>)";
 
-TEST(InboxFeedTest, TakesCoverLettersAndSinglePatchesOldestFirst) {
+TEST(InboxFeedTest, ReadsEveryEntryUnderTheInboxOldestFirst) {
   const Feed feed = parse_feed(k_feed, "http://127.0.0.1:8080/toy");
   EXPECT_EQ(feed.list_address, "toy@lists.example.org");
-  ASSERT_EQ(feed.revisions.size(), 3u);
-  EXPECT_EQ(feed.revisions[0].message_id, "lone2@example.com");
-  EXPECT_EQ(feed.revisions[0].title, "[PATCH] lone: a single patch with a newline");
-  EXPECT_EQ(feed.revisions[0].total, 1);
-  EXPECT_EQ(feed.revisions[1].message_id, "cover-v1@example.com");
-  EXPECT_EQ(feed.revisions[1].revision, 1);
-  EXPECT_EQ(feed.revisions[2].message_id, "cover-v2.x@example.com");
-  EXPECT_EQ(feed.revisions[2].revision, 2);
-  EXPECT_EQ(feed.revisions[2].total, 2);
-  EXPECT_EQ(feed.revisions[2].author_email, "toy@example.com");
-  // The reply, the patch of a series with a cover, the link elsewhere, the
-  // message-id with a slash in it (it would leave the inbox's URL space).
-  EXPECT_EQ(feed.skipped, 4u);
+  EXPECT_EQ(feed.entries, 7u);
+  // The link elsewhere, the message-id with a slash in it (it would leave
+  // the inbox's URL space).
+  EXPECT_EQ(feed.unusable, 2u);
+  ASSERT_EQ(feed.messages.size(), 5u);
+  EXPECT_EQ(feed.messages[0].message_id, "lone2@example.com");
+  EXPECT_EQ(feed.messages[0].subject, "[PATCH] lone: a single patch with a newline");
+  EXPECT_EQ(feed.messages[0].date, "2026-12-01T00:00:00Z");
+  EXPECT_EQ(feed.messages.back().message_id, "review-2@example.com");
+  EXPECT_EQ(feed.messages.back().author_email, "rev@example.com");
+  EXPECT_EQ(feed.oldest, "2026-12-01T00:00:00Z");
+  EXPECT_EQ(feed.newest, "2026-12-02T07:00:00Z");
 }
 
 TEST(InboxFeedTest, RefusesWhatIsNotAFeed) {
@@ -68,13 +67,15 @@ TEST(InboxFeedTest, ARecordedPublicInboxFeed) {
       read_file(std::filesystem::path(KSERIES_SOURCE_DIR) / "framework/watch/testdata/new.atom"),
       "http://127.0.0.1:8080/toy");
   EXPECT_EQ(feed.list_address, "toy@lists.example.org");
-  ASSERT_EQ(feed.revisions.size(), 1u);
-  EXPECT_EQ(feed.revisions[0].message_id, "cover.1796191732.git.a@example.com");
-  EXPECT_EQ(feed.revisions[0].title, "[PATCH v2 0/2] toy series");
-  EXPECT_EQ(feed.revisions[0].revision, 2);
-  EXPECT_EQ(feed.revisions[0].total, 2);
-  EXPECT_EQ(feed.revisions[0].author_email, "a@example.com");
-  EXPECT_EQ(feed.skipped, 2u);  // its two patches
+  ASSERT_EQ(feed.messages.size(), 3u);
+  const auto& cover = feed.messages[0];
+  EXPECT_EQ(cover.subject, "[PATCH v2 0/2] toy series");
+  EXPECT_EQ(cover.message_id, "cover.1796191732.git.a@example.com");
+  EXPECT_EQ(cover.in_reply_to, "");
+  // Its patches answer it (thr:in-reply-to).
+  EXPECT_EQ(feed.messages[2].in_reply_to, "cover.1796191732.git.a@example.com");
+  EXPECT_EQ(feed.messages[2].references,
+            std::vector<std::string>{"cover.1796191732.git.a@example.com"});
 }
 
 }  // namespace
