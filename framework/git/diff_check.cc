@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "series/diff_safety.h"
 
 namespace kseries::git {
 namespace {
@@ -29,38 +30,6 @@ std::string mode_problem(uint32_t mode) {
     default:
       return "mode " + octal(mode) + ", which is not a regular file";
   }
-}
-
-std::string path_problem(std::string_view path) {
-  if (path.empty()) {
-    return "an empty path";
-  }
-  if (path.front() == '/') {
-    return "an absolute path";
-  }
-  size_t begin = 0;
-  while (begin <= path.size()) {
-    size_t end = path.find('/', begin);
-    if (end == std::string_view::npos) {
-      end = path.size();
-    }
-    const std::string_view part = path.substr(begin, end - begin);
-    if (part == "..") {
-      return "a '..' component";
-    }
-    if (to_lower(part) == ".git") {
-      return "a path inside .git";
-    }
-    // NAME_MAX: it applied, then no checkout could write it.
-    if (part.size() > 255) {
-      return "a name of " + std::to_string(part.size()) + " bytes (a file system takes 255)";
-    }
-    begin = end + 1;
-  }
-  if (path.size() > 4095) {
-    return "a path of " + std::to_string(path.size()) + " bytes (PATH_MAX is 4096)";
-  }
-  return "";
 }
 
 void check_file(const git_diff_file& file, const char* side, const std::string& what) {

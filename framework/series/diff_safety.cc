@@ -82,14 +82,16 @@ std::pair<std::string, std::string> split_git_header(std::string_view rest,
           space == std::string_view::npos ? "" : unquote_path(rest.substr(space + 1), what)};
 }
 
-std::string path_problem(const std::string& path) {
+}  // namespace
+
+std::string path_problem(std::string_view path) {
   if (path.empty()) {
     return "an empty path";
   }
   if (path.front() == '/') {
     return "an absolute path";
   }
-  std::istringstream parts(path);
+  std::istringstream parts{std::string(path)};
   std::string part;
   while (std::getline(parts, part, '/')) {
     if (part == "..") {
@@ -108,8 +110,6 @@ std::string path_problem(const std::string& path) {
   }
   return "";
 }
-
-}  // namespace
 
 std::string unquote_git_path(std::string_view text, const std::string& what) {
   return unquote_path(text, what);

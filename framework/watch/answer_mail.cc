@@ -1,23 +1,17 @@
 #include "watch/answer_mail.h"
 
 #include <algorithm>
-#include <ctime>
 #include <sstream>
+
+#include "core/utf8.h"
+#include "sys/utc_time.h"
 
 namespace kseries::watch {
 
 namespace {
 
 std::string header_value(const std::string& text, std::size_t max = 900) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? ' ' : c;
-    if (out.size() >= max) {
-      break;
-    }
-  }
-  return out;
+  return one_line(text, max);
 }
 
 bool ascii(const std::string& text) {
@@ -86,14 +80,7 @@ std::string greeting_name(const std::string& name) {
 
 }  // namespace
 
-std::string mail_date_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S +0000", &utc);
-  return buffer;
-}
+std::string mail_date_now() { return utc_time_now("%a, %d %b %Y %H:%M:%S +0000"); }
 
 std::string compose_answer(const AnswerFacts& f) {
   std::ostringstream mail;

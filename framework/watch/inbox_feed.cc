@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "series/subject.h"
 
 namespace kseries::watch {
@@ -15,15 +16,7 @@ namespace {
 
 // One line, printable, bounded: what a header or a report may hold.
 std::string clean(std::string_view text, std::size_t max = 998) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? ' ' : c;
-    if (out.size() >= max) {
-      break;
-    }
-  }
-  return std::string(trim(out));
+  return std::string(trim(one_line(text, max)));
 }
 
 int hex_value(char c) {
