@@ -114,8 +114,6 @@ void gate(const WatchRequest& request, WatchServices& services,
   gate.series.push_back(s.series_dir);
   gate.reproduce.series.push_back(series_arguments(request, s));
   gate.matrix = request.matrix;
-  gate.configs = request.configs;
-  gate.testcases = request.testcases;
   const auto chain = load_series_chain(s.series_dir);
   const auto [base, label] = services.resolve_base(chain.back()->base_commit);
   gate.base = base;
@@ -165,7 +163,7 @@ void gate(const WatchRequest& request, WatchServices& services,
     if (v.series != name) {
       continue;
     }
-    verdict = v.ok ? (v.known_bad ? "EXPECTED" : "PASS") : "FAIL";
+    verdict = results::verdict_word(v.outcome);
     for (const auto& warning : v.warnings) {
       verdict += ", warning: " + warning;
     }

@@ -27,7 +27,7 @@ namespace kseries::watch {
 struct WatchRequest {
   std::string inbox_url;
   std::vector<Match> matches;
-  gate::Matrix matrix;
+  gate::ResolvedMatrix matrix;
   std::string matrix_argument;  // as given, for the reproduce block
   std::filesystem::path configs;
   std::filesystem::path testcases;
