@@ -5,7 +5,8 @@
 # matrix's `checkpatch: max-new-errors=0` it fails in the cell
 # revision-regression; when v2's `upstream` file names that patch as an
 # upstream posting as posted, the error is the author's and v2 passes with
-# the warning. The checkpatch cell names the types and patches.
+# the warning; two shards and their merge judge as one gate does. The
+# checkpatch cell names the types and patches.
 source "$(dirname "$0")/lib.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
@@ -55,6 +56,22 @@ expect_exit 1 "$KSERIES" gate "${common[@]}" --matrix strict "${revisions[@]}"
 expect_grep "^  fail  revision-regression: $finding; 1 the port's (policy: checkpatch max-new-errors=0)" "$TMP/out"
 [ "$(grep -c '^  verdict: FAIL' "$TMP/out")" = 1 ] || fail "not exactly one revision failed"
 expect_grep "^gate: FAIL$" "$TMP/out"
+grep -E '^  verdict|^gate: ' "$TMP/out" >"$TMP/single.judged"
+# The same gate in two shards and their merge: the plan carries the policy
+# and the merge fails v2 as one machine does.
+expect_exit 0 "$KSERIES" plan --configs "$TMP/configs" --testcases "$TMP/cases" --matrix strict \
+  --shards 2 "${revisions[@]}" --json "$TMP/plan.json"
+grep -Eq '"max_new_errors": ?0' "$TMP/plan.json" || fail "the plan has no checkpatch policy"
+dirs=()
+for i in 1 2; do
+  expect_exit "0|1" "$KSERIES" gate "${common[@]:2}" --workdir "$TMP/wd$i" --matrix strict \
+    "${revisions[@]}" --shard "$i/2"
+  dirs+=("$(sed -n 's/^run directory //p' "$TMP/out")")
+done
+expect_exit 1 "$KSERIES" merge --workdir "$TMP/wdm" "${dirs[@]}"
+expect_grep "^  fail  revision-regression: $finding; 1 the port's (policy: checkpatch max-new-errors=0)" "$TMP/out"
+grep -E '^  verdict|^gate: ' "$TMP/out" >"$TMP/merged.judged"
+diff -u "$TMP/single.judged" "$TMP/merged.judged" || fail "the merge did not judge as one gate"
 
 # v2's 2/2 is an upstream posting as posted: the error is the author's, so
 # the strict matrix passes v2 with the finding as a warning.

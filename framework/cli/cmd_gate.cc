@@ -68,11 +68,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
     request.reproduce.series.push_back(series_input_arguments(input, vm));
     series_base = series_base ? series_base : input.base;
   }
-  request.configs = configs_dir(vm);
-  request.testcases = testcases_dir(vm);
-  request.matrix = gate::load_matrix(request.configs / "matrices", vm["matrix"].as<std::string>());
-  gate::check_matrix(request.matrix, request.configs, request.testcases);
-  gate::resolve_coverage_targets(request.matrix, request.configs);
+  request.matrix =
+      gate::load_matrix(configs_dir(vm), testcases_dir(vm), vm["matrix"].as<std::string>());
   for (const auto& series : request.series) {
     gate::load_expectations(series);  // a malformed or empty expect file: exit 2 now, not later
   }
@@ -140,7 +137,7 @@ int finish_gate(const gate::GateResult& result, const fs::path& run_dir, const s
   if (result.interrupted) {
     return static_cast<int>(ExitCode::k_interrupted);
   }
-  return result.ok ? 0 : static_cast<int>(ExitCode::k_check_failed);
+  return result.ok() ? 0 : static_cast<int>(ExitCode::k_check_failed);
 }
 
 std::vector<report::TestSuite> gate_junit_suites(const gate::GateResult& result) {

@@ -23,7 +23,10 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
       "a matrix NAME (kernel-configs/matrices/NAME.matrix) or a matrix FILE")(
       "shards", po::value<int>()->default_value(1), "how many shards (machines) to plan for")(
       "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
-      "json", po::value<std::string>()->default_value("-"), "where the plan goes ('-': stdout)");
+      "testcases", po::value<std::string>(),
+      "testcases directory: the matrix's cases are checked as the gate checks them (default: "
+      "only its targets)")("json", po::value<std::string>()->default_value("-"),
+                           "where the plan goes ('-': stdout)");
   options.add(base_options());  // --tree, for a --series range or b4 branch
   options.add(series_input_options());
   po::variables_map vm;
@@ -38,9 +41,10 @@ int run_plan(Context& context, const std::vector<std::string>& args) {
   for (const auto& s : vm["series"].as<std::vector<std::string>>()) {
     series.push_back(fs::absolute(resolve_series_input(context, vm, s).path));
   }
-  auto matrix = gate::load_matrix(configs_dir(vm) / "matrices", vm["matrix"].as<std::string>());
-  gate::check_matrix(matrix, configs_dir(vm), std::nullopt);  // plan has no --testcases
-  gate::resolve_coverage_targets(matrix, configs_dir(vm));
+  const auto matrix = gate::load_matrix(
+      configs_dir(vm),
+      vm.count("testcases") ? std::optional<fs::path>(testcases_dir(vm)) : std::nullopt,
+      vm["matrix"].as<std::string>());
   const auto plan = gate::make_plan(matrix, gate::load_plan_series(series), vm["shards"].as<int>());
   report::write_report(vm["json"].as<std::string>(), json_text(gate::plan_json(plan)));
   int empty = 0;

@@ -160,7 +160,9 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
   request.configs = configs_dir(vm);
   request.testcases = testcases_dir(vm);
   request.matrix_argument = vm["matrix"].as<std::string>();
-  request.matrix = gate::load_matrix(request.configs / "matrices", request.matrix_argument);
+  // Checked now, as the gate checks it: a typo is refused at start with
+  // the matrix's file:line, not mailed to a patch's author as a FAIL.
+  request.matrix = gate::load_matrix(request.configs, request.testcases, request.matrix_argument);
   if (request.matrix_argument.find('/') != std::string::npos) {
     request.matrix_argument = fs::absolute(request.matrix_argument).string();
   }

@@ -84,4 +84,16 @@ std::string printable_text(std::string_view raw) {
   return out;
 }
 
+std::string one_line(std::string_view text, std::size_t max) {
+  std::string out;
+  for (const char c : text) {
+    if (out.size() >= max) {
+      break;
+    }
+    const auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u == 0x7f) ? ' ' : c;
+  }
+  return out;
+}
+
 }  // namespace kseries

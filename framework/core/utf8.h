@@ -36,4 +36,9 @@ std::string valid_utf8(std::string_view text);
 // U+FFFD. Idempotent.
 std::string printable_text(std::string_view text);
 
+// Untrusted text as one line of a mail header or a feed's field: every C0
+// control (newlines too) and DEL a space, at most MAX bytes. The one rule
+// for it (the answer mail's headers, the inbox feed's fields).
+std::string one_line(std::string_view text, std::size_t max);
+
 }  // namespace kseries

@@ -56,5 +56,12 @@ TEST(Utf8Test, PrintableTextDefusesTerminalControls) {
   EXPECT_EQ(printable_text(printable_text("\x1b[8mhidden")), printable_text("\x1b[8mhidden"));
 }
 
+TEST(Utf8Test, OneLineTurnsControlBytesIntoSpacesAndBounds) {
+  EXPECT_EQ(one_line("a\r\nb\tc\x7f", 100), "a  b c ");
+  EXPECT_EQ(one_line(std::string("x\0y", 3), 100), "x y");
+  EXPECT_EQ(one_line("abcdef", 4), "abcd");
+  EXPECT_EQ(one_line("caf\xc3\xa9", 100), "caf\xc3\xa9");  // bytes above 0x7f are kept
+}
+
 }  // namespace
 }  // namespace kseries

@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "core/utf8.h"
+#include "gate/gate.h"
 #include "gate/per_patch.h"
 #include "git/blob_reader.h"
 #include "results/facts.h"
@@ -184,12 +185,12 @@ UpstreamPatches upstream_patches(const Series& series) {
   return upstream;
 }
 
-results::CellResult checkpatch_stage(const std::string& series_name, const Series& series,
-                                     Checkpatch& checker) {
-  const auto start = std::chrono::steady_clock::now();
-  results::CellResult cell{
-      series_name, results::CellId::checkpatch().to_string(), results::Outcome::k_pass, "", "", 0,
-      {}};
+namespace {
+
+// Every patch of SERIES through CHECKER: the cell CELL of the series SERIES_NAME.
+results::CellResult check_series(const std::string& series_name, const std::string& cell_name,
+                                 const Series& series, Checkpatch& checker) {
+  results::CellResult cell{series_name, cell_name, results::Outcome::k_pass, "", "", 0, {}};
   const UpstreamPatches upstream = upstream_patches(series);
   int errors = 0, warnings = 0, upstream_errors = 0;
   // Per severity and type: the count and the patches.
@@ -257,8 +258,34 @@ results::CellResult checkpatch_stage(const std::string& series_name, const Serie
                       std::to_string(errors - upstream_errors) + " the port's";
     }
   }
-  cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return cell;
+}
+
+class CheckpatchStage final : public Stage {
+ public:
+  results::Stage kind() const override { return results::Stage::k_checkpatch; }
+  std::string time_bucket() const override { return "checkpatch"; }
+
+  std::vector<PlannedCell> plan(const ResolvedMatrix&) const override {
+    return {{results::CellId::checkpatch(), nullptr, nullptr, "series"}};
+  }
+
+  std::optional<WorkInput> work(const PlannedCell&, const SeriesInput&) const override {
+    return WorkInput{};
+  }
+
+  results::CellResult run(const PlannedCell& planned, SeriesInput& input) const override {
+    Checkpatch checker(input.services.store, input.request.base,
+                       input.request.run_dir / "checkpatch", input.services.runner);
+    return check_series(input.name, planned.name(), input.series(), checker);
+  }
+};
+
+}  // namespace
+
+const Stage& checkpatch_stage() {
+  static const CheckpatchStage stage;
+  return stage;
 }
 
 }  // namespace kseries::gate

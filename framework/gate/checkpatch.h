@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gate/stage.h"
 #include "git/store.h"
 #include "results/gate_record.h"
 #include "series/patch_mail.h"
@@ -71,11 +72,11 @@ bool diff_lines_in_posting(const std::string& diff, const std::string& posting);
 inline constexpr const char* k_checkpatch_types = "checkpatch.types";
 inline constexpr const char* k_checkpatch_upstream = "checkpatch.upstream";
 
-// The gate's checkpatch stage: every patch of SERIES through CHECKER, the
-// counts per patch (results/facts.h) and per type, every line; the summary
-// names the types and how many errors are upstream's. Reported, never
-// fatal (pass, or skip when the tree has no checkpatch.pl).
-results::CellResult checkpatch_stage(const std::string& series_name, const Series& series,
-                                     Checkpatch& checker);
+// The gate's checkpatch stage (the cell "checkpatch"): every patch of the
+// series through the base tree's checkpatch.pl, the counts per patch
+// (results/facts.h) and per type, every line; the summary names the types
+// and how many errors are upstream's; reported, never fatal (pass, or skip
+// when the tree has no checkpatch.pl).
+const Stage& checkpatch_stage();
 
 }  // namespace kseries::gate

@@ -129,19 +129,19 @@ std::vector<CheckpatchFinding> checkpatch_findings(
   return findings;
 }
 
-void add_checkpatch_failures(const std::vector<std::string>& texts, const Matrix& matrix,
-                             results::CellResult& cell) {
-  if (texts.empty() || !matrix.checkpatch) {
+void add_checkpatch_failures(const std::vector<std::string>& texts,
+                             const std::optional<CheckpatchPolicy>& policy,
+                             const std::string& matrix_file, results::CellResult& cell) {
+  if (texts.empty() || !policy) {
     return;
   }
-  const std::string max = std::to_string(matrix.checkpatch->max_new_errors);
+  const std::string max = std::to_string(policy->max_new_errors);
   cell.summary = texts.front() + " (policy: checkpatch max-new-errors=" + max + ")";
   for (const auto& text : texts) {
     cell.detail += text + "\n";
   }
   cell.properties["policy.checkpatch_max_new_errors"] = max;
-  cell.properties["policy.checkpatch_line"] =
-      matrix.file.string() + ":" + std::to_string(matrix.checkpatch->line);
+  cell.properties["policy.checkpatch_line"] = matrix_file + ":" + std::to_string(policy->line);
 }
 
 }  // namespace kseries::gate

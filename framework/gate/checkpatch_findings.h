@@ -43,10 +43,11 @@ std::vector<CheckpatchFinding> checkpatch_findings(
     const std::vector<results::CellResult>& cells, const std::optional<CheckpatchPolicy>& policy);
 
 // The failing findings' texts (TEXTS, of one revision) into CELL, its
-// revision-regression cell: the summary (the first, with MATRIX's
-// checkpatch policy), one detail line each, the policy's figure and line.
-// Nothing when TEXTS is empty.
-void add_checkpatch_failures(const std::vector<std::string>& texts, const Matrix& matrix,
-                             results::CellResult& cell);
+// revision-regression cell: the summary (the first, with the checkpatch
+// POLICY of MATRIX_FILE), one detail line each, the policy's figure and
+// line. Nothing when TEXTS is empty or there is no policy.
+void add_checkpatch_failures(const std::vector<std::string>& texts,
+                             const std::optional<CheckpatchPolicy>& policy,
+                             const std::string& matrix_file, results::CellResult& cell);
 
 }  // namespace kseries::gate

@@ -81,7 +81,7 @@ TEST(CheckpatchFindingsTest, FailuresGoIntoTheRevisionRegressionCell) {
   EXPECT_EQ(matrix.checkpatch->line, 2);
   results::CellResult cell{"z/v2", "revision-regression", results::Outcome::k_fail, "", "", 0, {}};
   add_checkpatch_failures({"checkpatch: +1 error(s) against z/v1: X +1 (1/1); 1 the port's"},
-                          matrix, cell);
+                          matrix.checkpatch, matrix.file.string(), cell);
   EXPECT_EQ(cell.summary,
             "checkpatch: +1 error(s) against z/v1: X +1 (1/1); 1 the port's (policy: checkpatch "
             "max-new-errors=0)");

@@ -1,11 +1,11 @@
 #include "gate/coverage_stage.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "core/error.h"
 #include "core/json_text.h"
 #include "coverage/revision_coverage.h"
+#include "gate/gate.h"
 #include "kernel/target.h"
 #include "sys/files.h"
 
@@ -14,6 +14,22 @@ namespace kseries::gate {
 namespace fs = std::filesystem;
 
 namespace {
+
+struct CoverageCellRun {
+  std::string cell;               // "pmem-coverage memmap-equivalence"
+  std::string target;             // "pmem-coverage"
+  std::filesystem::path run_dir;  // where its boots left ROLE-N.cover
+};
+
+struct CoverageStageInput {
+  std::string series_name;
+  const Series* series = nullptr;
+  git_oid tip{};
+  const Matrix* matrix = nullptr;
+  std::filesystem::path configs;
+  std::filesystem::path out_dir;  // coverage.txt and coverage.json go here
+  std::vector<CoverageCellRun> cells;
+};
 
 // The candidate's cover files of one cell (candidate-1.cover, ...): the
 // series' kernel, not the base's.
@@ -77,11 +93,8 @@ std::optional<coverage::CellLines> judge_cell(const CoverageCellRun& run,
   return cell;
 }
 
-}  // namespace
-
-results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& store,
+results::CellResult judge_coverage(const CoverageStageInput& input, git::Store& store,
                                    const kernel::KernelBuilds& builder, session::Status& status) {
-  const auto start = std::chrono::steady_clock::now();
   results::CellResult cell{input.series_name,
                            results::CellId::coverage().to_string(),
                            results::Outcome::k_error,
@@ -101,9 +114,6 @@ results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& 
       missing.push_back(why);
     }
   }
-  const auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
   const bool any_cover =
       std::any_of(judged.begin(), judged.end(), [](const auto& c) { return c.cover_files > 0; });
   for (const auto& why : missing) {
@@ -114,7 +124,6 @@ results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& 
                        ? "no coverage cell built its kernel: nothing to read"
                        : "no coverage cell left a cover file (did its boots power off?): "
                          "executed not known";
-    cell.seconds = seconds();
     return cell;
   }
   const auto merged = coverage::merge_cells(std::move(judged));
@@ -155,8 +164,86 @@ results::CellResult coverage_stage(const CoverageStageInput& input, git::Store& 
   } else {
     cell.status = results::Outcome::k_pass;
   }
-  cell.seconds = seconds();
   return cell;
+}
+
+class CoverageStage final : public Stage {
+ public:
+  results::Stage kind() const override { return results::Stage::k_coverage; }
+  std::string time_bucket() const override { return "cells (build, boot, judge)"; }
+
+  std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {
+    if (matrix.coverage_targets.empty()) {
+      return {};
+    }
+    return {{results::CellId::coverage(), nullptr, nullptr, "coverage"}};
+  }
+
+  // What the coverage cells were (their own work keys), the policy and the
+  // matrix's targets (the reasons say "no target of this matrix"): another
+  // of them judges again.
+  std::optional<WorkInput> work(const PlannedCell&, const SeriesInput& input) const override {
+    const ResolvedMatrix& matrix = input.request.matrix;
+    std::string options;
+    for (const auto& matrix_cell : matrix.coverage_cells()) {
+      const std::string name =
+          results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string();
+      const auto it = input.work.find(name);
+      options += name + "=" + (it == input.work.end() ? "" : it->second) + " ";
+    }
+    for (const auto& matrix_cell : matrix.cells) {
+      options += "target=" + matrix_cell.target + " ";
+    }
+    options += "per-patch=" + matrix.per_patch_target.value_or("") + " ";
+    if (matrix.coverage.min_percent) {
+      options += "min=" + std::to_string(*matrix.coverage.min_percent) + " ";
+    }
+    for (const auto& range : matrix.coverage.require) {
+      options += "require " + range.file + ":" + std::to_string(range.first) + "-" +
+                 std::to_string(range.last) + " ";
+    }
+    return WorkInput{std::nullopt, std::nullopt, options};
+  }
+
+  results::CellResult run(const PlannedCell& planned, SeriesInput& input) const override {
+    const ResolvedMatrix& matrix = input.request.matrix;
+    CoverageStageInput coverage;
+    coverage.series_name = input.name;
+    coverage.series = &input.series();
+    coverage.tip = input.tip();
+    coverage.matrix = &matrix;
+    coverage.configs = matrix.configs;
+    coverage.out_dir = input.cell_dir(planned.name());
+    const auto cells = matrix.coverage_cells();
+    for (const auto& matrix_cell : cells) {
+      const std::string name =
+          results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string();
+      fs::path dir = input.cell_dir(name);
+      for (const auto& stored : input.store.cells()) {
+        if (stored.series == input.name && stored.cell == name &&
+            stored.properties.count("run_dir")) {
+          dir = stored.properties.at("run_dir");
+        }
+      }
+      coverage.cells.push_back({name, matrix_cell.target, dir});
+    }
+    input.status.progress("gate " + input.name + ": coverage of the changed lines over " +
+                          std::to_string(cells.size()) + " coverage cell(s)");
+    return judge_coverage(coverage, input.services.store, input.services.builder, input.status);
+  }
+
+  // Its coverage cells have reproducers of their own; it boots nothing.
+  std::vector<std::vector<std::string>> reproduce(const PlannedCell&, const results::CellResult&,
+                                                  const ReproduceContext&) const override {
+    return {};
+  }
+};
+
+}  // namespace
+
+const Stage& coverage_stage() {
+  static const CoverageStage stage;
+  return stage;
 }
 
 }  // namespace kseries::gate

@@ -1,10 +1,13 @@
 #pragma once
 // The gate: every stage of kseries composed for each series revision, one
-// verdict at the end. Per series: apply (prerequisites first; a series that
-// does not apply stops there) -> checkpatch per patch (reported) -> every
-// patch built on the matrix's per-patch target (bisectability) -> each
-// matrix cell (target x case) at the tip, timing against the base. A cell
-// that fails does not stop the others. Known-bad revisions carry
+// verdict at the end. The plan (gate/plan.h) lists the cells; per series
+// the runner (gate/runner.h) takes them in order: apply (prerequisites
+// first; a series that does not apply stops there) -> checkpatch per patch
+// (reported) -> every patch built on the matrix's per-patch target
+// (bisectability) -> each matrix cell (target x case) at the tip, timing
+// against the base -> coverage -> per-patch timing; once every series is
+// in, revision-regression. A cell that fails does not stop the others.
+// The judge (gate/judge.h) gives the verdicts; known-bad revisions carry
 // expectations (gate/expectations.h).
 
 #include <git2.h>
@@ -14,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "gate/gate_cells.h"
+#include "gate/judge.h"
 #include "gate/matrix.h"
 #include "gate/reproducer.h"
 #include "gate/revision_compare.h"
@@ -30,9 +33,9 @@ namespace kseries::gate {
 
 struct GateRequest {
   std::vector<std::filesystem::path> series;
-  Matrix matrix;
-  std::filesystem::path configs;
-  std::filesystem::path testcases;
+  // Its targets and cases are read from the directories it was checked
+  // against (matrix.configs, matrix.testcases).
+  ResolvedMatrix matrix;
   git_oid base{};
   std::string base_label;
   std::filesystem::path run_dir;
@@ -60,13 +63,16 @@ struct GateResult {
   std::vector<results::SeriesVerdict> verdicts;
   // Consecutive revisions of one series, compared (also gate.json's "revisions").
   std::vector<RevisionComparison> revisions;
-  bool ok = false;
+  // The gate's outcome (gate/judge.h): pass, fail, error or interrupted.
+  results::Outcome outcome = results::Outcome::k_error;
   bool interrupted = false;             // SIGINT/SIGTERM: the cells so far, the rest not run
   std::string interruption;             // what was running: "interrupted while running make ..."
   bool interruption_in_a_cell = false;  // the cell that was running holds it (an error)
   std::size_t reused = 0;               // cells taken from --resume
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
   std::string plan_id;  // --shard: the plan's id (as in shard.json and `kseries plan`)
+
+  bool ok() const { return !results::is_failure(outcome); }
 };
 
 GateResult run_gate(const GateRequest& request, GateServices& services, session::Status& status);

@@ -66,9 +66,8 @@ class GateTest : public ::testing::Test {
     m_request.base_label = "base/toy";
     put_file(m_tmp / "configs/fragments/a.config", "CONFIG_A=y\n");
     put_file(m_tmp / "configs/targets/toy.target", "fragments: a\nfeatures: pmem\n");
-    m_request.configs = m_tmp / "configs";
-    m_request.testcases = m_tmp / "cases";
-    m_request.matrix = parse_matrix("per-patch: toy\n", m_tmp / "toy.matrix");
+    m_request.matrix = resolve_matrix(parse_matrix("per-patch: toy\n", m_tmp / "toy.matrix"),
+                                      m_tmp / "configs", m_tmp / "cases");
     m_request.series = {m_series};
     m_request.run_dir = m_tmp / "run";
     fs::create_directories(m_request.run_dir);
@@ -100,7 +99,7 @@ class GateTest : public ::testing::Test {
 
 TEST_F(GateTest, EveryPatchIsBuiltWithoutTestModulesAndTheSeriesPasses) {
   const auto result = gate();
-  EXPECT_TRUE(result.ok);
+  EXPECT_TRUE(result.ok());
   ASSERT_EQ(result.verdicts.size(), 1u);
   EXPECT_EQ(result.verdicts[0].series, "demo/v1");
   ASSERT_EQ(m_builds.requests.size(), 2u);
@@ -132,8 +131,8 @@ TEST_F(GateTest, AnExpectedBuildBreakIsXfailAndTheKnownBadSeriesHolds) {
   ASSERT_EQ(result.verdicts.size(), 1u);
   const auto& verdict = result.verdicts[0];
   EXPECT_TRUE(verdict.known_bad);
-  EXPECT_TRUE(verdict.ok);
-  EXPECT_TRUE(result.ok);
+  EXPECT_EQ(verdict.outcome, results::Outcome::k_xfail);
+  EXPECT_TRUE(result.ok());
   const auto* per_patch = cell(result, "per-patch toy");
   ASSERT_NE(per_patch, nullptr);
   EXPECT_EQ(per_patch->status, results::Outcome::k_fail);
@@ -144,12 +143,29 @@ TEST_F(GateTest, AnExpectedBuildBreakIsXfailAndTheKnownBadSeriesHolds) {
 TEST_F(GateTest, AnUnexpectedBuildBreakFailsTheGate) {
   m_builds.failing = {1};  // patch 2/2
   const auto result = gate();
-  EXPECT_FALSE(result.ok);
+  EXPECT_FALSE(result.ok());
   ASSERT_EQ(result.verdicts.size(), 1u);
   EXPECT_EQ(result.verdicts[0].outcome_of("per-patch toy", results::Outcome::k_error),
             results::Outcome::k_fail);
   EXPECT_NE(render_gate(result).find("patch 2/2 'demo: add c.c' does not build"), std::string::npos)
       << render_gate(result);
+}
+
+// An infrastructure error in a stage is that stage's error cell, whichever
+// the stage (the per-patch builds and checkpatch once stopped the whole
+// gate): the series is judged ERROR, and the gate goes on.
+TEST_F(GateTest, AnErrorInAStageIsAnErrorCellAndTheGateGoesOn) {
+  m_builds.throwing = {0};
+  const auto result = gate();
+  const auto* per_patch = cell(result, "per-patch toy");
+  ASSERT_NE(per_patch, nullptr);
+  EXPECT_EQ(per_patch->status, results::Outcome::k_error);
+  EXPECT_EQ(per_patch->summary, "make: No space left on device");
+  ASSERT_EQ(result.verdicts.size(), 1u);
+  EXPECT_EQ(result.verdicts[0].outcome, results::Outcome::k_error);
+  EXPECT_EQ(result.outcome, results::Outcome::k_error);
+  EXPECT_NE(render_gate(result).find("verdict: ERROR"), std::string::npos) << render_gate(result);
+  EXPECT_NE(render_gate(result).find("gate: ERROR"), std::string::npos);
 }
 
 }  // namespace

@@ -94,7 +94,6 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
   matrix.file = file;
   matrix.name = file.stem().string();
   refuse_byte_order_mark(text, file.string());
-  std::map<std::string, int> once;  // the keys of one value, at their line
   int line_no = 0;
   for (const auto raw : split_lines(text)) {
     ++line_no;
@@ -110,22 +109,23 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
     }
     const std::string key(trim(line.substr(0, colon)));
     const auto w = words(line.substr(colon + 1));
-    // A key of one value given twice: the last one won, silently.
-    if (key == "per-patch" || key == "per-patch-timing" || key == "revision-regression" ||
-        key == "checkpatch") {
-      const auto [first, fresh] = once.emplace(key, line_no);
-      if (!fresh) {
-        throw usage_error(where + ": '" + key + ":' again (first at line " +
-                          std::to_string(first->second) + "): give it once");
+    // One of each: a second line silently replaced the first.
+    const auto once = [&](bool given, int at) {
+      if (given) {
+        throw usage_error(where + ": '" + key + ":' is already at line " + std::to_string(at) +
+                          " (one a matrix)");
       }
-    }
+    };
     if (key == "per-patch") {
       if (w.size() != 1) {
         throw usage_error(where + ": 'per-patch:' names one target");
       }
+      once(matrix.per_patch_target.has_value(), matrix.per_patch_line);
       matrix.per_patch_target = w[0];
       matrix.per_patch_line = line_no;
     } else if (key == "per-patch-timing") {
+      once(matrix.per_patch_timing.has_value(),
+           matrix.per_patch_timing ? matrix.per_patch_timing->line : 0);
       matrix.per_patch_timing = parse_cell(w, where, line_no);
     } else if (key == "cell") {
       MatrixCell cell = parse_cell(w, where, line_no);
@@ -139,8 +139,11 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
       }
       matrix.cells.push_back(std::move(cell));
     } else if (key == "revision-regression") {
+      once(matrix.revision_regression.has_value(),
+           matrix.revision_regression ? matrix.revision_regression->line : 0);
       matrix.revision_regression = parse_revision_regression(w, where, line_no);
     } else if (key == "checkpatch") {
+      once(matrix.checkpatch.has_value(), matrix.checkpatch ? matrix.checkpatch->line : 0);
       matrix.checkpatch = parse_checkpatch_policy(w, where, line_no);
     } else if (key == "coverage") {
       coverage::add_policy_line(matrix.coverage, std::string(line.substr(colon + 1)), where);
@@ -157,31 +160,39 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
   return matrix;
 }
 
-std::vector<MatrixCell> coverage_cells(const Matrix& matrix, const fs::path& configs_dir) {
-  std::vector<MatrixCell> out;
+namespace {
+
+// The targets of MATRIX's cells that have the `coverage` feature.
+std::vector<std::string> coverage_targets(const Matrix& matrix, const fs::path& configs_dir) {
+  std::vector<std::string> targets;
   for (const auto& cell : matrix.cells) {
-    try {
-      const auto target = kernel::load_target(configs_dir, cell.target);
-      if (std::find(target.features.begin(), target.features.end(), "coverage") !=
-          target.features.end()) {
-        out.push_back(cell);
-      }
-    } catch (const Error&) {
-      // check_matrix names it
+    const auto target = kernel::load_target(configs_dir, cell.target);
+    if (target.has_feature("coverage") &&
+        std::find(targets.begin(), targets.end(), cell.target) == targets.end()) {
+      targets.push_back(cell.target);
+    }
+  }
+  return targets;
+}
+
+}  // namespace
+
+bool ResolvedMatrix::is_coverage_cell(const MatrixCell& cell) const {
+  return std::find(coverage_targets.begin(), coverage_targets.end(), cell.target) !=
+         coverage_targets.end();
+}
+
+std::vector<MatrixCell> ResolvedMatrix::coverage_cells() const {
+  std::vector<MatrixCell> out;
+  for (const auto& cell : cells) {
+    if (is_coverage_cell(cell)) {
+      out.push_back(cell);
     }
   }
   return out;
 }
 
-void resolve_coverage_targets(Matrix& matrix, const fs::path& configs_dir) {
-  matrix.coverage_targets.clear();
-  for (const auto& cell : coverage_cells(matrix, configs_dir)) {
-    if (std::find(matrix.coverage_targets.begin(), matrix.coverage_targets.end(), cell.target) ==
-        matrix.coverage_targets.end()) {
-      matrix.coverage_targets.push_back(cell.target);
-    }
-  }
-}
+namespace {
 
 void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
                   const std::optional<fs::path>& testcases_dir) {
@@ -251,7 +262,7 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
       }
     }
   }
-  if (!matrix.coverage.empty() && coverage_cells(matrix, configs_dir).empty()) {
+  if (!matrix.coverage.empty() && coverage_targets(matrix, configs_dir).empty()) {
     throw usage_error(at(matrix.coverage_line) +
                       ": a coverage policy, but no cell of this matrix has a coverage target "
                       "(one with the 'coverage' feature, e.g. pmem-coverage): it would check "
@@ -259,9 +270,25 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
   }
 }
 
-Matrix load_matrix(const fs::path& matrices_dir, const std::string& name_or_file) {
+}  // namespace
+
+ResolvedMatrix resolve_matrix(Matrix matrix, const fs::path& configs_dir,
+                              const std::optional<fs::path>& testcases_dir) {
+  check_matrix(matrix, configs_dir, testcases_dir);
+  ResolvedMatrix resolved;
+  static_cast<Matrix&>(resolved) = std::move(matrix);
+  resolved.configs = configs_dir;
+  resolved.testcases = testcases_dir.value_or(fs::path());
+  resolved.coverage_targets = coverage_targets(resolved, configs_dir);
+  return resolved;
+}
+
+ResolvedMatrix load_matrix(const fs::path& configs_dir,
+                           const std::optional<fs::path>& testcases_dir,
+                           const std::string& name_or_file) {
   // A bare name is a bundled matrix first: "--matrix full" must not pick
   // up a file named ./full in whatever directory kseries runs in.
+  const fs::path matrices_dir = configs_dir / "matrices";
   fs::path file = name_or_file;
   const fs::path bundled = matrices_dir / (name_or_file + ".matrix");
   if (name_or_file.find('/') == std::string::npos &&
@@ -271,7 +298,7 @@ Matrix load_matrix(const fs::path& matrices_dir, const std::string& name_or_file
   if (!fs::is_regular_file(file)) {
     throw usage_error("no matrix '" + name_or_file + "' (" + file.string() + " does not exist)");
   }
-  return parse_matrix(read_file(file), file);
+  return resolve_matrix(parse_matrix(read_file(file), file), configs_dir, testcases_dir);
 }
 
 }  // namespace kseries::gate

@@ -53,36 +53,48 @@ struct Matrix {
   std::optional<RevisionRegressionPolicy> revision_regression;
   std::optional<CheckpatchPolicy> checkpatch;
   coverage::CoveragePolicy coverage;  // off when empty
-  // The targets of coverage_cells(), once resolve_coverage_targets() ran: a
-  // shard plan keeps their cells and the coverage stage on one shard.
-  std::vector<std::string> coverage_targets;
-  int coverage_line = 0;  // its first line, for errors
+  int coverage_line = 0;              // its first line, for errors
 };
 
-// NAME_OR_FILE: a name under MATRICES_DIR ("default" -> default.matrix), or
-// a path to a matrix file.
-Matrix load_matrix(const std::filesystem::path& matrices_dir, const std::string& name_or_file);
+// A matrix loaded and checked against the targets and cases it names, with
+// what the gate derives from them: the only kind a gate, `kseries plan`
+// and `kseries watch` take, so a typo is refused with the matrix's
+// file:line before any series is touched.
+struct ResolvedMatrix : Matrix {
+  std::filesystem::path configs;    // the kernel-configs directory it was checked against
+  std::filesystem::path testcases;  // "" when only the targets were checked (kseries plan)
+  // The targets of its cells that have the `coverage` feature (booted with
+  // the plugin's cover mode, merged by the gate's coverage stage; a shard
+  // plan keeps their cells and that stage on one shard).
+  std::vector<std::string> coverage_targets;
 
+  bool is_coverage_cell(const MatrixCell& cell) const;
+  std::vector<MatrixCell> coverage_cells() const;
+};
+
+// The matrix NAME_OR_FILE (a name under CONFIGS_DIR/matrices, "default" ->
+// default.matrix, or a path to a matrix file), parsed and resolved
+// (resolve_matrix). The one call a gate, `kseries plan` and `kseries watch`
+// make.
+ResolvedMatrix load_matrix(const std::filesystem::path& configs_dir,
+                           const std::optional<std::filesystem::path>& testcases_dir,
+                           const std::string& name_or_file);
+
+// Throws Error(k_usage) naming file:line for a malformed line, an unknown
+// key or option, a second `per-patch:`, `per-patch-timing:` or
+// `revision-regression:` line, a cell given twice.
 Matrix parse_matrix(const std::string& text, const std::filesystem::path& file);
 
-// Validates MATRIX at load, before any cell runs, against the targets of
-// CONFIGS_DIR and the cases of TESTCASES_DIR: throws Error(k_usage) naming
-// the matrix file:line for a target or case that does not exist or does
-// not load, a case that needs a feature no target has (a typo such as
-// "needs: pmme" skipped the case everywhere and the gate passed), or cell
-// setups the case does not know. (They used to fail one cell at a time, as
-// if the series were at fault.)
-// Without TESTCASES_DIR (kseries plan, which has no --testcases) only the
-// targets are checked.
-// The cells whose target has the `coverage` feature: booted with the
-// plugin's cover mode, merged by the gate's coverage stage.
-std::vector<MatrixCell> coverage_cells(const Matrix& matrix,
-                                       const std::filesystem::path& configs_dir);
-
-// Fills MATRIX.coverage_targets from CONFIGS_DIR.
-void resolve_coverage_targets(Matrix& matrix, const std::filesystem::path& configs_dir);
-
-void check_matrix(const Matrix& matrix, const std::filesystem::path& configs_dir,
-                  const std::optional<std::filesystem::path>& testcases_dir);
+// MATRIX checked against the targets of CONFIGS_DIR and the cases of
+// TESTCASES_DIR, before any cell runs: throws Error(k_usage) naming the
+// matrix file:line for a target or case that does not exist or does not
+// load, a case that needs a feature no target has (a typo such as "needs:
+// pmme" skipped the case everywhere and the gate passed), cell setups the
+// case does not know, a coverage policy with no coverage cell. (They used
+// to fail one cell at a time, as if the series were at fault.) Without
+// TESTCASES_DIR (kseries plan, which has no --testcases) only the targets
+// are checked.
+ResolvedMatrix resolve_matrix(Matrix matrix, const std::filesystem::path& configs_dir,
+                              const std::optional<std::filesystem::path>& testcases_dir);
 
 }  // namespace kseries::gate

@@ -55,13 +55,14 @@ TEST(MatrixTest, ErrorsNameTheLine) {
 }
 
 TEST(MatrixTest, TheBundledMatricesLoad) {
-  const auto dir = testing::source_dir() / "kernel-configs" / "matrices";
+  const auto configs = testing::source_dir() / "kernel-configs";
+  const auto testcases = testing::source_dir() / "testcases";
   for (const char* name : {"quick", "default", "full", "page-sizes"}) {
-    const auto m = load_matrix(dir, name);
+    const auto m = load_matrix(configs, testcases, name);
     EXPECT_FALSE(m.cells.empty()) << name;
   }
-  EXPECT_EQ(load_matrix(dir, "default").per_patch_target.value_or(""), "pmem");
-  EXPECT_THROW(load_matrix(dir, "nosuch"), Error);
+  EXPECT_EQ(load_matrix(configs, testcases, "default").per_patch_target.value_or(""), "pmem");
+  EXPECT_THROW(load_matrix(configs, testcases, "nosuch"), Error);
 }
 
 TEST(MatrixTest, ParsesTheRevisionRegressionPolicy) {
@@ -85,16 +86,20 @@ TEST(MatrixTest, ParsesTheRevisionRegressionPolicy) {
 }
 
 // Configuration mistakes are usage errors at load, naming file:line: a
-// duplicate cell ran twice, a BOM hid the first key.
-TEST(MatrixTest, DuplicateCellsAndAByteOrderMarkAreRefused) {
+// duplicate cell ran twice, a second per-patch line replaced the first
+// without a word, a BOM hid the first key.
+TEST(MatrixTest, DuplicateLinesAndAByteOrderMarkAreRefused) {
   EXPECT_NE(error_of("cell: pmem x\ncell: pmem x setups=a\n")
                 .find("m.matrix:2: cell 'pmem x' is already at line 1"),
             std::string::npos);
-  EXPECT_NE(error_of("per-patch: a\ncell: pmem x\nper-patch: b\n")
-                .find("m.matrix:3: 'per-patch:' again (first at line 1): give it once"),
+  EXPECT_NE(error_of("per-patch: pmem\ncell: pmem x\nper-patch: kasan\n")
+                .find("m.matrix:3: 'per-patch:' is already at line 1"),
             std::string::npos);
-  EXPECT_NE(error_of("cell: pmem x\nrevision-regression: max=5%\nrevision-regression: max=9%\n")
-                .find("m.matrix:3: 'revision-regression:' again (first at line 2)"),
+  EXPECT_NE(error_of("per-patch-timing: pmem x\n\nper-patch-timing: pmem y\n")
+                .find("m.matrix:3: 'per-patch-timing:' is already at line 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("cell: a b\nrevision-regression: max=5\nrevision-regression: max=9\n")
+                .find("m.matrix:3: 'revision-regression:' is already at line 2"),
             std::string::npos);
   EXPECT_NE(error_of("\xEF\xBB\xBF"
                      "cell: pmem x\n")
@@ -109,7 +114,7 @@ TEST(MatrixTest, CellsAreCheckedAgainstTargetsAndCases) {
   const auto testcases = testing::source_dir() / "testcases";
   const auto error = [&](const std::string& text) {
     try {
-      check_matrix(parse_matrix(text, "m.matrix"), configs, testcases);
+      resolve_matrix(parse_matrix(text, "m.matrix"), configs, testcases);
     } catch (const Error& e) {
       EXPECT_EQ(e.exit_code(), ExitCode::k_usage_or_infra);
       return std::string(e.what());
@@ -129,7 +134,7 @@ TEST(MatrixTest, CellsAreCheckedAgainstTargetsAndCases) {
   testing::put_file(tmp / "typo" / "case.conf", "description: t\nneeds: pmme\n");
   testing::put_file(tmp / "typo" / "guest.sh", "#!/bin/sh\n");
   try {
-    check_matrix(parse_matrix("cell: pmem typo\n", "m.matrix"), configs, tmp.path());
+    resolve_matrix(parse_matrix("cell: pmem typo\n", "m.matrix"), configs, tmp.path());
     ADD_FAILURE() << "needs: pmme was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("needs 'pmme', a feature no target"), std::string::npos)
@@ -144,7 +149,7 @@ TEST(MatrixTest, PerPatchLinesAreCheckedAtTheirLine) {
   const auto testcases = testing::source_dir() / "testcases";
   const auto error = [&](const std::string& text) {
     try {
-      check_matrix(parse_matrix(text, "m.matrix"), configs, testcases);
+      resolve_matrix(parse_matrix(text, "m.matrix"), configs, testcases);
     } catch (const Error& e) {
       return std::string(e.what());
     }
@@ -165,7 +170,7 @@ TEST(MatrixTest, ABareNameIsTheBundledMatrix) {
   testing::put_file(tmp / "full", "cell: decoy decoy\n");
   const auto cwd = std::filesystem::current_path();
   std::filesystem::current_path(tmp.path());
-  const auto m = load_matrix(testing::source_dir() / "kernel-configs" / "matrices", "full");
+  const auto m = load_matrix(testing::source_dir() / "kernel-configs", std::nullopt, "full");
   std::filesystem::current_path(cwd);
   ASSERT_FALSE(m.cells.empty());
   EXPECT_NE(m.cells[0].target, "decoy");
@@ -190,16 +195,17 @@ TEST(MatrixTest, CoveragePolicyNeedsACoverageCell) {
   EXPECT_EQ(m.coverage.require[0].where, "c.matrix:4");
   EXPECT_EQ(m.coverage_line, 3);
   const auto configs = testing::source_dir() / "kernel-configs";
-  const auto cells = coverage_cells(m, configs);
+  const auto resolved = resolve_matrix(m, configs, testing::source_dir() / "testcases");
+  const auto cells = resolved.coverage_cells();
   ASSERT_EQ(cells.size(), 1u);
   EXPECT_EQ(cells[0].target, "pmem-coverage");
-  EXPECT_NO_THROW(check_matrix(m, configs, testing::source_dir() / "testcases"));
+  EXPECT_EQ(resolved.coverage_targets, std::vector<std::string>{"pmem-coverage"});
   EXPECT_NE(error_of("cell: pmem memmap-timing\ncoverage: min=101\n")
                 .find("m.matrix:2: coverage: '101' is not a percentage"),
             std::string::npos);
   try {
-    check_matrix(parse_matrix("cell: pmem memmap-timing\ncoverage: min=50\n", "n.matrix"), configs,
-                 std::nullopt);
+    resolve_matrix(parse_matrix("cell: pmem memmap-timing\ncoverage: min=50\n", "n.matrix"),
+                   configs, std::nullopt);
     ADD_FAILURE() << "a coverage policy without a coverage cell was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("n.matrix:2: a coverage policy, but no cell"),

@@ -4,10 +4,14 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "core/error.h"
+#include "gate/judge.h"
 #include "gate/reproducer.h"
 #include "gate/revision_regression.h"
+#include "gate/runner.h"
+#include "gate/stages.h"
 #include "report/revision_timing.h"
 #include "report/run_record.h"
 #include "sys/files.h"
@@ -93,14 +97,19 @@ void check_shards(const std::vector<ShardRun>& runs) {
   }
 }
 
-// The plan's position of a cell: series first, then the gate's cell order.
-std::pair<std::size_t, std::size_t> position(const Plan& plan, const results::CellResult& cell) {
+// Where one gate records a cell: each series' cells in the plan's order,
+// series after series; then the after-series cells (in no shard's job),
+// series after series.
+std::tuple<bool, std::size_t, std::size_t> position(const Plan& plan,
+                                                    const results::CellResult& cell) {
   std::size_t s = 0;
   while (s < plan.series.size() && plan.series[s].name != cell.series) {
     ++s;
   }
   const auto c = std::find(plan.cells.begin(), plan.cells.end(), cell.cell) - plan.cells.begin();
-  return {s, static_cast<std::size_t>(c)};
+  const bool after =
+      c < static_cast<std::ptrdiff_t>(plan.cells.size()) && plan.shard_of(cell.cell) == 0;
+  return {after, s, static_cast<std::size_t>(c)};
 }
 
 // The shard's cells into RESULT, each checked against the plan and the
@@ -109,7 +118,8 @@ void take_cells(const ShardRun& run, MergeResult& result,
                 std::map<std::pair<std::string, std::string>, fs::path>& owner) {
   const Plan& plan = result.plan;
   for (auto& cell : results::load_cells(run.dir / "gate.json")) {
-    const auto [s, c] = position(plan, cell);
+    const auto at = position(plan, cell);
+    const std::size_t s = std::get<1>(at), c = std::get<2>(at);
     if (s == plan.series.size() || c == plan.cells.size()) {
       throw usage_error(run.dir.string() + ": cell '" + cell.series + ": " + cell.cell +
                         "' is not in plan " + plan.id);
@@ -151,8 +161,7 @@ void take_series(const std::vector<ShardRun>& runs, MergeResult& result) {
       results::SeriesRecord record{series.name, series.dir.string(), {}, std::nullopt};
       for (const auto& s : stored.series) {
         if (s.series == series.name) {
-          record = s;
-          record.verdict.reset();  // the shard's; the merge judges again
+          record = s;  // its verdict is the shard's until the merge judges
           for (auto& patch : record.patches) {
             patch.file = relocate(patch.file, run);
           }
@@ -161,6 +170,65 @@ void take_series(const std::vector<ShardRun>& runs, MergeResult& result) {
       result.series.push_back(std::move(record));
     }
     result.gate.revisions = compare_revisions(run.record.revisions, result.gate.cells);
+  }
+}
+
+// The after-series cells (revision-regression) over every shard's timing,
+// as one gate runs them at its end; then every series judged by the judge
+// one gate has: an expectation one shard cannot see is checked here, and a
+// cell that did not run anywhere is missed here.
+void judge(MergeResult& result) {
+  const Plan& plan = result.plan;
+  // Every series must have a cell somewhere: its apply cell's shard ran.
+  for (const auto& series : plan.series) {
+    if (std::none_of(result.gate.cells.begin(), result.gate.cells.end(),
+                     [&](const results::CellResult& c) { return c.series == series.name; })) {
+      throw usage_error("series " + series.name + " has no cell in any shard (its apply cell is " +
+                        "shard " + std::to_string(plan.shard_of("apply")) + "'s)");
+    }
+  }
+  std::vector<JudgedSeries> judged;
+  std::vector<AfterSeriesInput::SeriesFacts> facts;
+  for (const auto& series : plan.series) {
+    judged.push_back({series.name, "", series_expectations(series)});
+    facts.push_back({series.name, judged.back().expectations.has_value()});
+  }
+  const std::vector<results::CellResult> shard_cells = result.gate.cells;
+  const AfterSeriesInput after{
+      facts,       result.gate.revisions, plan.revision_regression, plan.matrix_file,
+      shard_cells, plan.checkpatch};
+  for (const auto& name : plan.cells) {
+    const auto id = results::CellId::parse(name);
+    const Stage* stage = id ? stage_of(*id) : nullptr;
+    if (stage && stage->placement() == Placement::k_after_series) {
+      const PlannedCell planned{*id, stage, nullptr, ""};
+      for (auto& cell : run_after_series_cell(planned, after)) {
+        result.gate.cells.push_back(std::move(cell));
+      }
+    }
+  }
+  std::stable_sort(result.gate.cells.begin(), result.gate.cells.end(),
+                   [&](const results::CellResult& a, const results::CellResult& b) {
+                     return position(plan, a) < position(plan, b);
+                   });
+  for (auto& series : judged) {
+    for (const auto& record : result.series) {
+      if (record.series == series.name && record.verdict) {
+        series.identity = record.verdict->identity;
+      }
+    }
+  }
+  auto judgement = judge_gate(plan.cells, judged, result.gate.cells, result.gate.revisions,
+                              plan.revision_regression, plan.checkpatch);
+  result.gate.verdicts = std::move(judgement.verdicts);
+  result.gate.outcome = judgement.outcome;
+  for (auto& record : result.series) {
+    record.verdict.reset();
+    for (const auto& verdict : result.gate.verdicts) {
+      if (verdict.series == record.series) {
+        record.verdict = verdict;
+      }
+    }
   }
 }
 
@@ -200,28 +268,8 @@ MergeResult merge_shards(const std::vector<fs::path>& run_dirs) {
       comparison.timings = report::revision_timings(all, comparison.from, comparison.to);
     }
   }
-  // Judged now, over every shard's cells: an expectation one shard cannot
-  // see is checked here, and a cell that did not run anywhere is missed here.
-  result.gate.ok = true;
-  for (const auto& series : plan.series) {
-    if (std::none_of(result.gate.cells.begin(), result.gate.cells.end(),
-                     [&](const results::CellResult& c) { return c.series == series.name; })) {
-      throw usage_error("series " + series.name + " has no cell in any shard (its apply cell is " +
-                        "shard " + std::to_string(plan.shard_of("apply")) + "'s)");
-    }
-    auto verdict =
-        judge_series(series.name, result.gate.cells, series_expectations(series), &plan.cells);
-    // A revision slower than its predecessor, over every shard's timing:
-    // a warning on its verdict line, as one gate gives it.
-    for (const auto& finding : revision_findings(result.gate.revisions, std::nullopt)) {
-      if (finding.series == series.name) {
-        verdict.warnings.push_back(finding.text());
-      }
-    }
-    result.gate.ok = result.gate.ok && verdict.ok;
-    result.gate.verdicts.push_back(std::move(verdict));
-  }
-  // By the stages one gate reports (gate/gate_cells.h), summed over the shards.
+  judge(result);
+  // By the stages one gate reports (gate/stages.h), summed over the shards.
   result.gate.time = gate_time_of(result.gate.cells, " (all shards)");
   return result;
 }

@@ -17,9 +17,10 @@ class MergeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     put_file(m_dir / "series/bad/expect", "fail: kasan memmap-equivalence: differs\n");
-    m_matrix =
+    m_matrix = resolve_matrix(
         parse_matrix("per-patch: pmem\ncell: pmem memmap-timing\ncell: kasan memmap-equivalence\n",
-                     "m/toy.matrix");
+                     "m/toy.matrix"),
+        testing::source_dir() / "kernel-configs", std::nullopt);
     m_plan =
         make_plan(m_matrix, load_plan_series({m_dir / "series/good", m_dir / "series/bad"}), 3);
   }
@@ -70,7 +71,7 @@ class MergeTest : public ::testing::Test {
   }
 
   TempDir m_dir;
-  Matrix m_matrix;
+  ResolvedMatrix m_matrix;
   Plan m_plan;
   int m_runs = 0;
 };
@@ -87,12 +88,16 @@ TEST_F(MergeTest, ThreeShardsGiveTheSingleMachineVerdictInTheGateOrder) {
   ASSERT_EQ(merged.gate.verdicts.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
     const auto single = judge_series(merged.gate.verdicts[i].series, cells,
-                                     series_expectations(m_plan.series[i]), &m_plan.cells);
-    EXPECT_EQ(merged.gate.verdicts[i].ok, single.ok);
-    EXPECT_EQ(merged.gate.verdicts[i].lines, single.lines);
+                                     series_expectations(m_plan.series[i]), m_plan.cells);
+    EXPECT_EQ(merged.gate.verdicts[i].outcome, single.outcome);
+    ASSERT_EQ(merged.gate.verdicts[i].reasons.size(), single.reasons.size());
+    for (std::size_t r = 0; r < single.reasons.size(); ++r) {
+      EXPECT_EQ(results::reason_line(merged.gate.verdicts[i].reasons[r]),
+                results::reason_line(single.reasons[r]));
+    }
   }
-  EXPECT_TRUE(merged.gate.verdicts[1].known_bad);
-  EXPECT_TRUE(merged.gate.ok);
+  EXPECT_EQ(merged.gate.verdicts[1].outcome, results::Outcome::k_xfail);
+  EXPECT_TRUE(merged.gate.ok());
   EXPECT_EQ(merged.base, "abc");
 }
 
@@ -106,9 +111,37 @@ TEST_F(MergeTest, ExpectationsAreJudgedAfterMerging) {
     }
   }
   const auto merged = merge_shards({shard(1, cells), shard(2, cells), shard(3, cells)});
-  EXPECT_FALSE(merged.gate.ok);
-  EXPECT_FALSE(merged.gate.verdicts[1].ok);
-  EXPECT_TRUE(merged.gate.verdicts[0].ok);
+  EXPECT_FALSE(merged.gate.ok());
+  EXPECT_FALSE(merged.gate.verdicts[1].ok());
+  EXPECT_TRUE(merged.gate.verdicts[0].ok());
+}
+
+// The merge runs the after-series cells a single gate runs at its end, with
+// the matrix's policy from the plan: each series gets its
+// revision-regression cell (skip: no earlier revision of it was timed), and
+// no shard holds one.
+TEST_F(MergeTest, TheMergeRunsTheAfterSeriesCellsWithThePlansPolicy) {
+  const auto matrix = resolve_matrix(
+      parse_matrix("cell: pmem memmap-timing\nrevision-regression: max=5\n", "m/r.matrix"),
+      testing::source_dir() / "kernel-configs", std::nullopt);
+  const auto plan =
+      make_plan(matrix, load_plan_series({m_dir / "series/good", m_dir / "series/bad"}), 2);
+  std::vector<results::CellResult> cells;
+  for (const char* series : {"good", "bad"}) {
+    for (const char* name : {"apply", "checkpatch", "pmem memmap-timing"}) {
+      cells.push_back(cell(series, name, results::Outcome::k_pass));
+    }
+  }
+  const auto merged = merge_shards({shard(1, cells, &plan), shard(2, cells, &plan)});
+  std::vector<std::string> regression;
+  for (const auto& c : merged.gate.cells) {
+    if (c.cell == "revision-regression") {
+      regression.push_back(c.series + " " + results::outcome_name(c.status));
+      EXPECT_EQ(c.properties.at("policy.line"), "m/r.matrix:2");
+    }
+  }
+  EXPECT_EQ(regression, (std::vector<std::string>{"good skip", "bad skip"}));
+  EXPECT_EQ(merged.gate.cells.back().cell, "revision-regression");
 }
 
 TEST_F(MergeTest, PathsUnderAMovedShardDirectoryPointWhereItIsNow) {

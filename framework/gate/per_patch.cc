@@ -4,7 +4,7 @@
 #include <optional>
 #include <set>
 
-#include "core/elapsed.h"
+#include "gate/gate.h"
 #include "results/facts.h"
 
 namespace kseries::gate {
@@ -51,6 +51,15 @@ std::vector<std::string> added_warnings(const std::vector<std::string>& before,
 
 namespace {
 
+struct PerPatchInput {
+  std::string series_name;
+  const Series* series = nullptr;
+  const git::ApplyResult* applied = nullptr;  // the chain applied; its last patches are SERIES'
+  const kernel::Target* target = nullptr;
+  git_oid base{};
+  std::filesystem::path run_dir;  // build-SERIES-TARGET-N.log go here
+};
+
 const char* build_fact(kernel::StepStatus status) {
   switch (status) {
     case kernel::StepStatus::k_built:
@@ -93,13 +102,9 @@ void describe_broken(const BuildStep& step, const kernel::StepResult& built,
   }
 }
 
-}  // namespace
-
-results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBuilds& builder,
-                                    session::Status& status) {
-  using Clock = std::chrono::steady_clock;
+results::CellResult build_every_patch(const PerPatchInput& input, kernel::KernelBuilds& builder,
+                                      session::Status& status) {
   const kernel::Target& target = *input.target;
-  const auto start = Clock::now();
   results::CellResult cell{input.series_name,
                            results::CellId::per_patch(target.name).to_string(),
                            results::Outcome::k_pass,
@@ -166,8 +171,39 @@ results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBu
   } else {
     cell.summary = "every patch builds (" + std::to_string(steps.size()) + ")";
   }
-  cell.seconds = seconds_since(start);
   return cell;
+}
+
+class PerPatchStage final : public Stage {
+ public:
+  results::Stage kind() const override { return results::Stage::k_per_patch; }
+  std::string time_bucket() const override { return "per-patch builds"; }
+
+  std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {
+    if (!matrix.per_patch_target) {
+      return {};
+    }
+    return {{results::CellId::per_patch(*matrix.per_patch_target), nullptr, nullptr,
+             "target " + *matrix.per_patch_target}};
+  }
+
+  std::optional<WorkInput> work(const PlannedCell& planned, const SeriesInput&) const override {
+    return WorkInput{planned.id.target, std::nullopt, ""};
+  }
+
+  results::CellResult run(const PlannedCell& planned, SeriesInput& input) const override {
+    const auto target = kernel::load_target(input.request.matrix.configs, planned.id.target);
+    return build_every_patch({input.name, &input.series(), &*input.applied, &target,
+                              input.request.base, input.request.run_dir},
+                             input.services.builder, input.status);
+  }
+};
+
+}  // namespace
+
+const Stage& per_patch_stage() {
+  static const PerPatchStage stage;
+  return stage;
 }
 
 }  // namespace kseries::gate

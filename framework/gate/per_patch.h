@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gate/stage.h"
 #include "git/apply.h"
 #include "kernel/kernel_build.h"
 #include "kernel/target.h"
@@ -51,17 +52,9 @@ std::vector<kernel::StepResult> build_steps(const kernel::Target& target,
 std::vector<std::string> added_warnings(const std::vector<std::string>& before,
                                         const std::vector<std::string>& now);
 
-struct PerPatchInput {
-  std::string series_name;
-  const Series* series = nullptr;
-  const git::ApplyResult* applied = nullptr;  // the chain applied; its last patches are SERIES'
-  const kernel::Target* target = nullptr;
-  git_oid base{};
-  std::filesystem::path run_dir;  // build-SERIES-TARGET-N.log go here
-};
-
-results::CellResult per_patch_stage(const PerPatchInput& input, kernel::KernelBuilds& builder,
-                                    session::Status& status);
+// The per-patch stage: the cell "per-patch TARGET" of the matrix's
+// `per-patch:` line (a job of its own target's shard).
+const Stage& per_patch_stage();
 
 // "zone-device-memmap/v10 x" -> "zone-device-memmap-v10-x": a name for a file.
 std::string file_safe(std::string name);

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "gate/gate_cells.h"
 #include "report/revision_timing.h"
+#include "results/gate_record.h"
 #include "series/series.h"
 
 namespace kseries::gate {

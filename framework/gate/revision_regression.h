@@ -4,14 +4,18 @@
 // revision's rebinds against the older one's) is named in the newer
 // revision's verdict. With the matrix's `revision-regression: max=PCT
 // [METRIC]` policy, one beyond PCT (on METRIC, or on any metric) fails that
-// revision as the cell `revision-regression`; every other slower timing is
-// a warning on its verdict line.
+// revision as the cell `revision-regression` (a stage run once every
+// series is in: in a single gate at its end, in a sharded gate by the
+// merge); every other slower timing is a warning on its verdict line. A
+// known-bad revision is never failed by it (it is expected to be worse):
+// its findings are warnings.
 
 #include <string>
 #include <vector>
 
 #include "gate/matrix.h"
 #include "gate/revision_compare.h"
+#include "gate/stage.h"
 
 namespace kseries::gate {
 
@@ -34,7 +38,13 @@ std::vector<RevisionFinding> revision_findings(
     const std::vector<RevisionComparison>& comparisons,
     const std::optional<RevisionRegressionPolicy>& policy);
 
-// The cell a failing finding becomes: "revision-regression".
-inline constexpr const char* k_revision_regression_cell = "revision-regression";
+// Whether FINDING fails its revision's revision-regression cell (beyond
+// the policy, and the revision is not known-bad); else it is a warning.
+bool regression_fails(const RevisionFinding& finding, bool known_bad);
+
+// The cell "revision-regression" of every series, when the matrix has the
+// policy: fail beyond it, else pass (skip for a revision with none before
+// it in the gate).
+const Stage& revision_regression_stage();
 
 }  // namespace kseries::gate

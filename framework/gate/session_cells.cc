@@ -3,9 +3,9 @@
 #include <chrono>
 
 #include "cases/case_def.h"
-#include "core/elapsed.h"
 #include "core/error.h"
 #include "gate/per_patch_timing.h"
+#include "gate/reproducer.h"
 #include "kernel/target.h"
 #include "report/junit.h"
 #include "results/facts.h"
@@ -20,8 +20,6 @@ namespace kseries::gate {
 namespace fs = std::filesystem;
 
 namespace {
-
-using Clock = SteadyClock;
 
 void fill(results::CellResult& cell, const session::SessionOutcome& outcome) {
   switch (outcome.end) {
@@ -94,9 +92,9 @@ void add_kernel_facts(results::CellResult& cell, const session::SessionOutcome& 
 session::SessionRequest cell_session_request(const GateRequest& gate, const MatrixCell& matrix_cell,
                                              const fs::path& run_dir) {
   session::SessionRequest request;
-  request.target = kernel::load_target(gate.configs, matrix_cell.target);
-  request.test_case = cases::load_case(gate.testcases, matrix_cell.test_case);
-  request.testcases = gate.testcases;
+  request.target = kernel::load_target(gate.matrix.configs, matrix_cell.target);
+  request.test_case = cases::load_case(gate.matrix.testcases, matrix_cell.test_case);
+  request.testcases = gate.matrix.testcases;
   request.case_options.setups = matrix_cell.setups;
   request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
   request.accel = gate.accel;
@@ -109,110 +107,181 @@ session::SessionRequest cell_session_request(const GateRequest& gate, const Matr
   return request;
 }
 
-results::CellResult session_cell_stage(const GateRequest& gate, const SessionCellInput& input,
-                                       GateServices& services, session::Status& status) {
-  const auto start = Clock::now();
-  const MatrixCell& matrix_cell = *input.cell;
-  results::CellResult cell{
-      input.series_name,
-      results::CellId::session(matrix_cell.target, matrix_cell.test_case).to_string(),
-      results::Outcome::k_error,
-      "",
-      "",
-      0,
-      {{"run_dir", input.dir.string()}}};
-  auto request = cell_session_request(gate, matrix_cell, input.dir);
-  // Timing cells are judged against the base (session/kernel_plan.h).
-  const session::Pairing pairing{.oracle = session::find_oracle(request.test_case.oracle),
-                                 .judge_timing = true};
-  for (const session::KernelRole role : session::session_roles(pairing)) {
-    const bool candidate = role == session::KernelRole::k_candidate;
-    request.kernels.push_back({.role = role,
-                               .name = candidate ? input.series_name : "base",
-                               .commit = candidate ? input.tip : gate.base});
+namespace {
+
+// A cell's options for its work key.
+std::string cell_options(const MatrixCell& cell) {
+  std::string options = "rebinds=" + std::to_string(cell.rebinds.value_or(30));
+  for (const auto& setup : cell.setups.value_or(std::vector<std::string>{})) {
+    options += " setup=" + setup;
   }
-  // The tip of a series: it claims a new path where it changes the case's
-  // (session/new_path.h).
-  request.candidate_changes =
-      session::changed_path(services.store, gate.base, input.tip, request.test_case.path);
-  session::Services session_services{services.builder, services.runner, services.workdir_root};
-  auto outcome = session::run_session(std::move(request), session_services, status);
-  fill(cell, outcome);
-  // The session's own results beside its logs, as `kseries boot` leaves
-  // them: the HTML and KCIDB renderers read the samples from there.
-  if (outcome.end == session::SessionEnd::k_booted) {
-    write_file(
-        input.dir / "results.json",
-        outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  }
-  add_kernel_facts(cell, outcome);
-  if (outcome.end == session::SessionEnd::k_booted) {
-    add_clock_facts(cell, outcome.report.json);
-  }
-  cell.seconds = seconds_since(start);
-  return cell;
+  return options;
 }
 
-results::CellResult per_patch_timing_stage(const GateRequest& gate,
-                                           const PerPatchTimingInput& input, GateServices& services,
-                                           session::Status& status) {
-  const auto start = Clock::now();
-  const auto& spec = *gate.matrix.per_patch_timing;
-  const Series& series = *input.series;
-  const git::ApplyResult& applied = *input.applied;
-  results::CellResult cell{
-      input.series_name,
-      results::CellId::per_patch_timing(spec.target, spec.test_case).to_string(),
-      results::Outcome::k_pass,
-      "",
-      "",
-      0,
-      {}};
-  std::vector<PrefixTiming> prefixes;
-  const std::size_t first = applied.outcomes.size() - series.patches.size();
-  for (std::size_t i = first; i <= applied.outcomes.size(); ++i) {
-    const bool base = i == first;
-    const auto& outcome = applied.outcomes[base ? i : i - 1];
-    const std::string label = base ? "base"
-                                   : std::to_string(outcome.index + 1) + "/" +
-                                         std::to_string(outcome.total) + " " + outcome.subject;
-    status.progress("gate " + input.series_name + ": per-patch timing: " + label);
-    auto request = cell_session_request(
-        gate, spec, input.dir / (base ? "base" : std::to_string(outcome.index + 1)));
-    request.kernels.push_back(
-        {base ? session::KernelRole::k_base : session::KernelRole::k_candidate,
-         label,
-         base ? (first == 0 ? gate.base : applied.outcomes[first - 1].commit) : outcome.commit,
-         {},
-         {},
-         0,
-         {}});
-    session::Services session_services{services.builder, services.runner, services.workdir_root};
-    auto result = session::run_session(std::move(request), session_services, status);
-    if (result.end != session::SessionEnd::k_booted || result.report.failed) {
-      cell.status = results::Outcome::k_error;
-      cell.summary = label + ": " +
-                     (result.end == session::SessionEnd::k_booted
-                          ? "the boot failed (" + input.dir.string() + ")"
-                          : result.why.substr(0, result.why.find('\n')));
-      cell.seconds = seconds_since(start);
-      return cell;
+class SessionCellStage final : public Stage {
+ public:
+  results::Stage kind() const override { return results::Stage::k_session; }
+  std::string time_bucket() const override { return "cells (build, boot, judge)"; }
+
+  std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {
+    std::vector<PlannedCell> cells;
+    for (const auto& cell : matrix.cells) {
+      // The coverage cells and the stage that reads their cover files: one job.
+      cells.push_back({results::CellId::session(cell.target, cell.test_case), nullptr, &cell,
+                       matrix.is_coverage_cell(cell) ? "coverage" : "target " + cell.target});
     }
-    add_clock_facts(cell, result.report.json);
-    prefixes.push_back({label, std::move(result.kernels.front().timing)});
+    return cells;
   }
-  const auto table = render_per_patch_timing(prefixes);
-  cell.detail = table.text;
-  std::string tip;
-  for (const auto& change : table.tip_changes) {
-    tip += (tip.empty() ? "" : ", ") + change;
+
+  std::optional<WorkInput> work(const PlannedCell& planned, const SeriesInput&) const override {
+    return WorkInput{planned.matrix_cell->target, planned.matrix_cell->test_case,
+                     cell_options(*planned.matrix_cell)};
   }
-  cell.summary = "per-patch " + table.metric + " of " + std::to_string(series.patches.size()) +
-                 " prefixes (the table in the detail); the tip against the base: " +
-                 (tip.empty() ? "n/a" : tip);
-  status.progress("gate " + input.series_name + ":\n" + table.text);
-  cell.seconds = seconds_since(start);
-  return cell;
+
+  results::CellResult run(const PlannedCell& planned, SeriesInput& input) const override {
+    const GateRequest& gate = input.request;
+    const MatrixCell& matrix_cell = *planned.matrix_cell;
+    const fs::path dir = input.cell_dir(planned.name());
+    results::CellResult cell{input.name,
+                             planned.name(),
+                             results::Outcome::k_error,
+                             "",
+                             "",
+                             0,
+                             {{"run_dir", dir.string()}}};
+    auto request = cell_session_request(gate, matrix_cell, dir);
+    // Timing cells are judged against the base (session/kernel_plan.h).
+    const session::Pairing pairing{.oracle = session::find_oracle(request.test_case.oracle),
+                                   .judge_timing = true};
+    for (const session::KernelRole role : session::session_roles(pairing)) {
+      const bool candidate = role == session::KernelRole::k_candidate;
+      request.kernels.push_back({.role = role,
+                                 .name = candidate ? input.name : "base",
+                                 .commit = candidate ? input.tip() : gate.base});
+    }
+    // The tip of a series: it claims a new path where it changes the case's
+    // (session/new_path.h).
+    request.candidate_changes =
+        session::changed_path(input.services.store, gate.base, input.tip(), request.test_case.path);
+    session::Services session_services{input.services.builder, input.services.runner,
+                                       input.services.workdir_root};
+    auto outcome = session::run_session(std::move(request), session_services, input.status);
+    fill(cell, outcome);
+    // The session's own results beside its logs, as `kseries boot` leaves
+    // them: the HTML and KCIDB renderers read the samples from there.
+    if (outcome.end == session::SessionEnd::k_booted) {
+      write_file(
+          dir / "results.json",
+          outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    }
+    add_kernel_facts(cell, outcome);
+    if (outcome.end == session::SessionEnd::k_booted) {
+      add_clock_facts(cell, outcome.report.json);
+    }
+    return cell;
+  }
+
+  // A build and a boot of the cell's target and case (`--compare-base`
+  // for a timing case: one no host oracle judges).
+  std::vector<std::vector<std::string>> reproduce(const PlannedCell& planned,
+                                                  const results::CellResult& cell,
+                                                  const ReproduceContext& context) const override {
+    bool timing = false;
+    try {
+      const auto test_case =
+          cases::load_case(context.matrix.testcases, planned.matrix_cell->test_case);
+      timing = session::find_oracle(test_case.oracle) == nullptr;
+    } catch (const Error&) {
+      timing = false;  // the case did not load: the cell says so
+    }
+    return reproduce_commands(context.inputs, context.series_index, cell.cell, planned.matrix_cell,
+                              timing);
+  }
+};
+
+class PerPatchTimingStage final : public Stage {
+ public:
+  results::Stage kind() const override { return results::Stage::k_per_patch_timing; }
+  std::string time_bucket() const override { return "per-patch timing"; }
+
+  std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {
+    if (!matrix.per_patch_timing) {
+      return {};
+    }
+    const MatrixCell& spec = *matrix.per_patch_timing;
+    return {{results::CellId::per_patch_timing(spec.target, spec.test_case), nullptr, &spec,
+             "target " + spec.target}};
+  }
+
+  std::optional<WorkInput> work(const PlannedCell& planned, const SeriesInput&) const override {
+    return WorkInput{planned.matrix_cell->target, planned.matrix_cell->test_case,
+                     cell_options(*planned.matrix_cell)};
+  }
+
+  results::CellResult run(const PlannedCell& planned, SeriesInput& input) const override {
+    const GateRequest& gate = input.request;
+    const MatrixCell& spec = *planned.matrix_cell;
+    const Series& series = input.series();
+    const git::ApplyResult& applied = *input.applied;
+    const fs::path dir = input.cell_dir(planned.name());
+    results::CellResult cell{input.name, planned.name(), results::Outcome::k_pass, "", "", 0, {}};
+    std::vector<PrefixTiming> prefixes;
+    const std::size_t first = applied.outcomes.size() - series.patches.size();
+    for (std::size_t i = first; i <= applied.outcomes.size(); ++i) {
+      const bool base = i == first;
+      const auto& outcome = applied.outcomes[base ? i : i - 1];
+      const std::string label = base ? "base"
+                                     : std::to_string(outcome.index + 1) + "/" +
+                                           std::to_string(outcome.total) + " " + outcome.subject;
+      input.status.progress("gate " + input.name + ": per-patch timing: " + label);
+      auto request = cell_session_request(
+          gate, spec, dir / (base ? "base" : std::to_string(outcome.index + 1)));
+      request.kernels.push_back(
+          {base ? session::KernelRole::k_base : session::KernelRole::k_candidate,
+           label,
+           base ? (first == 0 ? gate.base : applied.outcomes[first - 1].commit) : outcome.commit,
+           {},
+           {},
+           0,
+           {}});
+      session::Services session_services{input.services.builder, input.services.runner,
+                                         input.services.workdir_root};
+      auto result = session::run_session(std::move(request), session_services, input.status);
+      if (result.end != session::SessionEnd::k_booted || result.report.failed) {
+        cell.status = results::Outcome::k_error;
+        cell.summary = label + ": " +
+                       (result.end == session::SessionEnd::k_booted
+                            ? "the boot failed (" + dir.string() + ")"
+                            : result.why.substr(0, result.why.find('\n')));
+        return cell;
+      }
+      add_clock_facts(cell, result.report.json);
+      prefixes.push_back({label, std::move(result.kernels.front().timing)});
+    }
+    const auto table = render_per_patch_timing(prefixes);
+    cell.detail = table.text;
+    std::string tip;
+    for (const auto& change : table.tip_changes) {
+      tip += (tip.empty() ? "" : ", ") + change;
+    }
+    cell.summary = "per-patch " + table.metric + " of " + std::to_string(series.patches.size()) +
+                   " prefixes (the table in the detail); the tip against the base: " +
+                   (tip.empty() ? "n/a" : tip);
+    input.status.progress("gate " + input.name + ":\n" + table.text);
+    return cell;
+  }
+};
+
+}  // namespace
+
+const Stage& session_cell_stage() {
+  static const SessionCellStage stage;
+  return stage;
+}
+
+const Stage& per_patch_timing_stage() {
+  static const PerPatchTimingStage stage;
+  return stage;
 }
 
 }  // namespace kseries::gate

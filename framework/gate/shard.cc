@@ -6,8 +6,8 @@
 
 #include "core/error.h"
 #include "core/json_text.h"
+#include "gate/plan.h"
 #include "gate/series_name.h"
-#include "results/cell_id.h"
 #include "sys/files.h"
 
 namespace kseries::gate {
@@ -28,6 +28,29 @@ std::string fingerprint(const std::string& text) {
   return hex;
 }
 
+nlohmann::json policy_json(const RevisionRegressionPolicy& policy) {
+  return {{"max_percent", policy.max_percent},
+          {"metric", policy.metric ? nlohmann::json(*policy.metric) : nullptr},
+          {"line", policy.line}};
+}
+
+nlohmann::json checkpatch_json(const CheckpatchPolicy& policy) {
+  return {{"max_new_errors", policy.max_new_errors}, {"line", policy.line}};
+}
+
+CheckpatchPolicy checkpatch_from(const nlohmann::json& json) {
+  return {json.at("max_new_errors").get<int>(), json.at("line").get<int>()};
+}
+
+RevisionRegressionPolicy policy_from(const nlohmann::json& json) {
+  RevisionRegressionPolicy policy{json.at("max_percent").get<double>(), std::nullopt,
+                                  json.at("line").get<int>()};
+  if (!json.at("metric").is_null()) {
+    policy.metric = json.at("metric").get<std::string>();
+  }
+  return policy;
+}
+
 // What the id covers: not the series' directories, which differ per runner.
 std::string identity_text(const Plan& plan) {
   nlohmann::json json = {{"matrix", plan.matrix},
@@ -37,14 +60,13 @@ std::string identity_text(const Plan& plan) {
   for (const auto& s : plan.series) {
     json["series"].push_back({{"name", s.name}, {"expect", s.expect.value_or("")}});
   }
-  return json.dump();
-}
-
-void add_cell(PlanJob& job, std::vector<std::string>& order, const std::string& cell) {
-  if (std::find(order.begin(), order.end(), cell) == order.end()) {
-    order.push_back(cell);
-    job.cells.push_back(cell);
+  if (plan.revision_regression) {
+    json["revision_regression"] = policy_json(*plan.revision_regression);
   }
+  if (plan.checkpatch) {
+    json["checkpatch"] = checkpatch_json(*plan.checkpatch);
+  }
+  return json.dump();
 }
 
 PlanJob& job_for(std::vector<PlanJob>& jobs, const std::string& id) {
@@ -135,7 +157,7 @@ ShardSpec parse_shard_spec(const std::string& text) {
   return spec;
 }
 
-Plan make_plan(const Matrix& matrix, std::vector<PlanSeries> series, int shards) {
+Plan make_plan(const ResolvedMatrix& matrix, std::vector<PlanSeries> series, int shards) {
   if (shards < 1) {
     throw usage_error("--shards must be at least 1");
   }
@@ -143,22 +165,14 @@ Plan make_plan(const Matrix& matrix, std::vector<PlanSeries> series, int shards)
   plan.matrix = matrix.name;
   plan.shards = shards;
   plan.series = std::move(series);
-  // The gate's order: apply, checkpatch, per-patch builds, the matrix's cells.
-  add_cell(job_for(plan.jobs, "series"), plan.cells, results::CellId::apply().to_string());
-  add_cell(job_for(plan.jobs, "series"), plan.cells, results::CellId::checkpatch().to_string());
-  if (matrix.per_patch_target) {
-    add_cell(job_for(plan.jobs, "target " + *matrix.per_patch_target), plan.cells,
-             results::CellId::per_patch(*matrix.per_patch_target).to_string());
-  }
-  // The coverage cells and the stage that reads their cover files: one job.
-  const auto& covered = matrix.coverage_targets;
-  for (const auto& cell : matrix.cells) {
-    const bool coverage = std::find(covered.begin(), covered.end(), cell.target) != covered.end();
-    add_cell(job_for(plan.jobs, coverage ? "coverage" : "target " + cell.target), plan.cells,
-             results::CellId::session(cell.target, cell.test_case).to_string());
-  }
-  if (!covered.empty()) {
-    add_cell(job_for(plan.jobs, "coverage"), plan.cells, results::CellId::coverage().to_string());
+  plan.revision_regression = matrix.revision_regression;
+  plan.checkpatch = matrix.checkpatch;
+  plan.matrix_file = matrix.file.string();
+  for (const auto& cell : make_gate_plan(matrix).cells) {
+    plan.cells.push_back(cell.name());
+    if (!cell.job.empty()) {
+      job_for(plan.jobs, cell.job).cells.push_back(cell.name());
+    }
   }
   assign(plan.jobs, shards);
   plan.id = fingerprint(identity_text(plan));
@@ -180,6 +194,15 @@ nlohmann::json plan_json(const Plan& plan) {
   }
   for (const auto& job : plan.jobs) {
     json["jobs"].push_back({{"id", job.id}, {"cells", job.cells}, {"shard", job.shard}});
+  }
+  if (plan.revision_regression) {
+    json["revision_regression"] = policy_json(*plan.revision_regression);
+  }
+  if (plan.checkpatch) {
+    json["checkpatch"] = checkpatch_json(*plan.checkpatch);
+  }
+  if (plan.revision_regression || plan.checkpatch) {
+    json["matrix_file"] = plan.matrix_file;
   }
   // What a CI matrix iterates over: one entry per shard, with its --shard value.
   for (int i = 1; i <= plan.shards; ++i) {
@@ -215,6 +238,13 @@ Plan plan_from_json(const nlohmann::json& json) {
                            j.at("cells").get<std::vector<std::string>>(),
                            j.at("shard").get<int>()});
     }
+    if (json.contains("revision_regression")) {
+      plan.revision_regression = policy_from(json.at("revision_regression"));
+    }
+    if (json.contains("checkpatch")) {
+      plan.checkpatch = checkpatch_from(json.at("checkpatch"));
+    }
+    plan.matrix_file = json.value("matrix_file", "");
     if (fingerprint(identity_text(plan)) != plan.id) {
       throw usage_error("plan " + plan.id + " does not match its own contents (edited?)");
     }

@@ -1,12 +1,15 @@
 #pragma once
-// A gate split into independent jobs for several machines (`kseries plan`,
-// `kseries gate --shard I/N`). A job is one target: every build of that
-// target (the base, each series' tip, the per-patch builds) and every boot
-// on it, so no two shards build the same kernel; one more job, `series`,
-// holds each series' apply and checkpatch cells (every shard applies, which
-// is cheap, but only that job's shard records them). Jobs go to shards
-// longest first (by cell count) onto the least loaded shard, ties in plan
-// order: the same plan on every machine.
+// A gate's plan (gate/plan.h) split into independent jobs for several
+// machines (`kseries plan`, `kseries gate --shard I/N`). A job is one
+// target: every build of that target (the base, each series' tip, the
+// per-patch builds) and every boot on it, so no two shards build the same
+// kernel; one more job, `series`, holds each series' apply and checkpatch
+// cells (every shard applies, which is cheap, but only that job's shard
+// records them); `coverage` holds the coverage cells and the stage that
+// reads their cover files. The after-series cells (revision-regression)
+// are in no job: the merge runs them over every shard's cells. Jobs go to
+// shards longest first (by cell count) onto the least loaded shard, ties in
+// plan order: the same plan on every machine.
 
 #include <filesystem>
 #include <optional>
@@ -15,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gate/checkpatch_policy.h"
 #include "gate/expectations.h"
 #include "gate/matrix.h"
 #include "gate/revision_compare.h"
@@ -40,9 +44,15 @@ struct Plan {
   std::vector<PlanSeries> series;
   int shards = 1;
   std::vector<PlanJob> jobs;
-  std::vector<std::string> cells;  // every cell name, in the gate's order
+  std::vector<std::string> cells;  // every cell name of the gate's plan, in its order
+  // The matrix's revision-regression policy and the matrix file it was
+  // read from: the merge judges with the policy a single gate has.
+  std::optional<RevisionRegressionPolicy> revision_regression;
+  std::optional<CheckpatchPolicy> checkpatch;  // likewise its checkpatch policy
+  std::string matrix_file;
 
-  // The shard that runs CELL (a cell name), 0 when the plan has no such cell.
+  // The shard that runs CELL (a cell name), 0 when no shard does (an
+  // after-series cell, or one the plan does not have).
   int shard_of(const std::string& cell) const;
 };
 
@@ -53,10 +63,11 @@ struct ShardSpec {
 };
 ShardSpec parse_shard_spec(const std::string& text);
 
-// The plan of MATRIX on SHARDS for SERIES (named as the gate names them).
-// The jobs and their shards depend on the matrix and the shard count only,
-// so a gate can take its share before it has loaded (named) any series.
-Plan make_plan(const Matrix& matrix, std::vector<PlanSeries> series, int shards);
+// The gate plan of MATRIX on SHARDS for SERIES (named as the gate names
+// them). The jobs and their shards depend on the matrix and the shard
+// count only, so a gate can take its share before it has loaded (named)
+// any series.
+Plan make_plan(const ResolvedMatrix& matrix, std::vector<PlanSeries> series, int shards);
 
 // A series of the plan: its gate name and its `expect` file's text (read
 // from DIR/expect; the series source itself is not read).

@@ -14,8 +14,13 @@ namespace {
 using testing::put_file;
 using testing::TempDir;
 
-Matrix default_matrix() {
-  return parse_matrix(
+ResolvedMatrix resolved(const std::string& text, const std::string& file) {
+  return resolve_matrix(parse_matrix(text, file), testing::source_dir() / "kernel-configs",
+                        std::nullopt);
+}
+
+ResolvedMatrix default_matrix() {
+  return resolved(
       "per-patch: pmem\n"
       "cell: pmem memmap-timing\n"
       "cell: pmem memmap-types\n"
@@ -57,11 +62,10 @@ TEST(ShardTest, OneJobPerTargetPlusTheSeriesJobEveryCellOnce) {
 // run on one shard, whichever targets they boot.
 TEST(ShardTest, TheCoverageCellsAndTheirStageAreOneJob) {
   TempDir dir;
-  Matrix matrix = parse_matrix(
+  const auto matrix = resolved(
       "cell: pmem memmap-timing\ncell: pmem-coverage memmap-equivalence\n"
       "cell: kasan-coverage memmap-equivalence\n",
       "m/c.matrix");
-  resolve_coverage_targets(matrix, testing::source_dir() / "kernel-configs");
   EXPECT_EQ(matrix.coverage_targets, (std::vector<std::string>{"pmem-coverage", "kasan-coverage"}));
   const auto plan = make_plan(matrix, load_plan_series({dir / "demo"}), 3);
   ASSERT_EQ(plan.jobs.size(), 3u);
@@ -120,7 +124,7 @@ TEST(ShardTest, SamePlanOnEveryMachineAndTheIdCoversWhatMatters) {
 
 TEST(ShardTest, MoreShardsThanJobsLeavesShardsEmpty) {
   TempDir dir;
-  const auto plan = make_plan(parse_matrix("cell: pmem memmap-timing\n", "q.matrix"),
+  const auto plan = make_plan(resolved("cell: pmem memmap-timing\n", "q.matrix"),
                               load_plan_series({dir / "demo"}), 3);
   std::set<int> used;
   for (const auto& job : plan.jobs) {
@@ -149,6 +153,33 @@ TEST(ShardTest, PlanJsonRoundTripsAndAnEditedPlanIsRefused) {
   EXPECT_NE(error_of([&] { plan_from_json(json); }).find("does not match"), std::string::npos);
   EXPECT_NE(error_of([&] { plan_from_json(nlohmann::json::object()); }).find("not a kseries plan"),
             std::string::npos);
+}
+
+// per-patch-timing builds and boots its target: that target's job. The
+// revision-regression cell is in the plan but in no job: the merge runs it
+// over every shard's timing, with the policy the plan carries.
+TEST(ShardTest, PerPatchTimingIsItsTargetsAndRevisionRegressionTheMerges) {
+  TempDir dir;
+  const auto plan =
+      make_plan(resolved("cell: pmem memmap-timing\nper-patch-timing: kasan memmap-timing\n"
+                         "revision-regression: max=10 memmap_init_vns\n",
+                         "m/t.matrix"),
+                load_plan_series({dir / "demo"}), 2);
+  EXPECT_EQ(plan.cells, (std::vector<std::string>{"apply", "checkpatch", "pmem memmap-timing",
+                                                  "per-patch-timing kasan memmap-timing",
+                                                  "revision-regression"}));
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  EXPECT_EQ(plan.jobs[2].id, "target kasan");
+  EXPECT_GE(plan.shard_of("per-patch-timing kasan memmap-timing"), 1);
+  EXPECT_EQ(plan.shard_of("revision-regression"), 0);
+  ASSERT_TRUE(plan.revision_regression.has_value());
+  const auto back = plan_from_json(plan_json(plan));
+  ASSERT_TRUE(back.revision_regression.has_value());
+  EXPECT_DOUBLE_EQ(back.revision_regression->max_percent, 10);
+  EXPECT_EQ(back.revision_regression->metric.value_or(""), "memmap_init_vns");
+  EXPECT_EQ(back.revision_regression->line, 3);
+  EXPECT_EQ(back.matrix_file, "m/t.matrix");
+  EXPECT_EQ(back.id, plan.id);
 }
 
 TEST(ShardTest, ShareKeepsOnlyItsOwnExpectations) {

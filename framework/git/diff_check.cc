@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/tree_path.h"
+#include "series/diff_safety.h"
 
 namespace kseries::git {
 namespace {
@@ -31,8 +32,6 @@ std::string mode_problem(uint32_t mode) {
       return "mode " + octal(mode) + ", which is not a regular file";
   }
 }
-
-std::string path_problem(std::string_view path) { return tree_path_problem(path); }
 
 void check_file(const git_diff_file& file, const char* side, const std::string& what) {
   if (file.path == nullptr) {

@@ -15,9 +15,9 @@ namespace {
 std::optional<TestCase> unmet_expectations(const results::SeriesVerdict& verdict) {
   std::string lines;
   std::string first;
-  for (const auto& line : verdict.lines) {
-    if (line.starts_with(results::k_unmet_expectation)) {
-      const auto what = line.substr(results::k_unmet_expectation.size());
+  for (const auto& reason : verdict.reasons) {
+    if (reason.kind == results::ReasonKind::k_unmet_expectation) {
+      const auto what = reason.sentence();
       first = first.empty() ? what : first;
       lines += what + "\n";
     }
@@ -46,7 +46,7 @@ std::vector<TestSuite> gate_junit_suites(const std::vector<results::SeriesVerdic
     TestSuite suite;
     suite.name = "kseries gate " + verdict.series;
     suite.timestamp = utc_timestamp();
-    suite.properties = {{"verdict", verdict.ok ? "pass" : "fail"},
+    suite.properties = {{"verdict", results::verdict_key(verdict.outcome)},
                         {"known_bad", verdict.known_bad ? "yes" : "no"}};
     if (!verdict.identity.empty()) {
       suite.properties.emplace_back("identity", verdict.identity);

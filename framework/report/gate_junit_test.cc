@@ -23,7 +23,8 @@ bool has_property(const TestCase& test, const std::string& name) {
 
 // The verdict's outcome, not its prose, says which failure was expected.
 TEST(GateJunitTest, AnXfailIsAPassCarryingItsTextAndAFailIsAFailure) {
-  results::SeriesVerdict verdict{"s/bad", true, true, {"some words for people"}};
+  results::SeriesVerdict verdict{
+      "s/bad", Outcome::k_fail, true, {{results::ReasonKind::k_note, "", "some words for people"}}};
   verdict.outcomes = {{"toy demo", Outcome::k_xfail}, {"toy other", Outcome::k_fail}};
   const std::vector<results::CellResult> cells = {
       {"s/bad", "toy demo", Outcome::k_fail, "slower", "slower\n", 1, {}},
@@ -46,12 +47,22 @@ TEST(GateJunitTest, AnXfailIsAPassCarryingItsTextAndAFailIsAFailure) {
 // cell passed: an "expectations" testcase fails with the reasons; a series
 // whose expectations hold (or that has none) has no such testcase.
 TEST(GateJunitTest, AnUnmetExpectationIsAFailedTestcase) {
-  const std::string unmet = std::string(results::k_unmet_expectation) +
-                            "no expectation of v1/expect is in this matrix: nothing here can catch "
-                            "this known-bad revision";
-  results::SeriesVerdict bad{"v1", false, true, {"not in this matrix: kasan x", unmet}};
-  results::SeriesVerdict good{"v10", true, false, {}};
-  results::SeriesVerdict caught{"drain", true, true, {"expected failure holds: pmem nt: text"}};
+  const results::Reason unmet{results::ReasonKind::k_unmet_expectation, "",
+                              "no expectation of v1/expect is in this matrix: nothing here can "
+                              "catch this known-bad revision"};
+  // A reason of another kind whose text reads like one is not one: the
+  // kind decides, not the words.
+  const results::Reason note{results::ReasonKind::k_note, "", "ERROR lookalike"};
+  results::SeriesVerdict bad{
+      "v1",
+      Outcome::k_fail,
+      true,
+      {{results::ReasonKind::k_not_in_plan, "kasan x", "(v1/expect:1 not checked)"}, unmet}};
+  results::SeriesVerdict good{"v10", Outcome::k_pass, false, {note}};
+  results::SeriesVerdict caught{"drain",
+                                Outcome::k_xfail,
+                                true,
+                                {{results::ReasonKind::k_expectation_holds, "pmem nt", "text"}}};
   const std::vector<results::CellResult> cells = {
       {"v1", "pmem nt-ordering", Outcome::k_pass, "14 pass", "", 1, {}},
       {"v10", "pmem nt-ordering", Outcome::k_pass, "14 pass", "", 1, {}}};
@@ -67,7 +78,7 @@ TEST(GateJunitTest, AnUnmetExpectationIsAFailedTestcase) {
 }
 
 TEST(GateJunitTest, AnInterruptBetweenCellsIsTheLastSuitesError) {
-  const results::SeriesVerdict verdict{"s/v1", false, false, {}};
+  const results::SeriesVerdict verdict{"s/v1", Outcome::k_interrupted, false, {}};
   const auto suites =
       gate_junit_suites({verdict}, {}, true, "interrupted while running make", false);
   ASSERT_EQ(suites.size(), 1u);
@@ -79,7 +90,7 @@ TEST(GateJunitTest, AnInterruptBetweenCellsIsTheLastSuitesError) {
 // The cell that was running holds the interrupt (an error cell whose text
 // need not be the gate's): no second testcase for it.
 TEST(GateJunitTest, AnInterruptACellHoldsIsNotReportedTwice) {
-  const results::SeriesVerdict verdict{"s/v1", false, false, {}};
+  const results::SeriesVerdict verdict{"s/v1", Outcome::k_interrupted, false, {}};
   const results::CellResult cell{
       "s/v1", "pmem memmap", results::Outcome::k_error, "interrupted (SIGINT)", "", 1, {}};
   const auto suites =

@@ -33,7 +33,7 @@ th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .st { font-weight: bold; padding: 0 .4em; border-radius: 3px; color: #fff; white-space: nowrap; }
 .st-pass, .st-expected { background: #1a7f37; } .st-fail, .st-error { background: #cf222e; }
-.st-skip, .st-none { background: #6e7781; }
+.st-skip, .st-none, .st-interrupted { background: #6e7781; }
 pre { background: #f6f8fa; padding: .6em; overflow-x: auto; font-size: 12px;
       white-space: pre-wrap; word-break: break-all; }
 details { margin: .4em 0; } summary { cursor: pointer; }
@@ -65,6 +65,8 @@ std::string badge(const std::string& status) {
   return "<span class=\"st st-" + escape(status) + "\">" + escape(status) + "</span>";
 }
 
+std::string badge(results::Outcome outcome) { return badge(results::outcome_name(outcome)); }
+
 std::string anchor(const std::string& series) {
   std::string out = "s-";
   for (const char c : series) {
@@ -73,11 +75,12 @@ std::string anchor(const std::string& series) {
   return out;
 }
 
-std::string verdict_status(const RunSeries& series) {
-  if (!series.judged) {
+// The verdict's word in lower case (its badge's class), "none" when not judged.
+std::string verdict_status(const results::SeriesRecord& series) {
+  if (!series.verdict) {
     return "none";
   }
-  return series.ok ? (series.known_bad ? "expected" : "pass") : "fail";
+  return results::verdict_key(series.verdict->outcome);
 }
 
 stats::Verdict verdict_of(const std::string& name) {
@@ -140,13 +143,10 @@ class Page {
 
  private:
   std::string overall() const {
-    if (m_run.interrupted) {
-      return "INTERRUPTED";
-    }
-    if (!m_run.finished) {
+    if (m_run.outcome != results::Outcome::k_interrupted && !m_run.finished) {
       return "INCOMPLETE";
     }
-    return m_run.ok ? "PASS" : "FAIL";
+    return results::verdict_word(m_run.outcome);
   }
 
   std::string link(const fs::path& target, const std::string& text) const {
@@ -154,7 +154,9 @@ class Page {
   }
 
   void header(const std::string& verdict) {
-    const std::string cls = verdict == "PASS" ? "pass" : verdict == "FAIL" ? "fail" : "incomplete";
+    const std::string cls = verdict == "PASS"                         ? "pass"
+                            : verdict == "FAIL" || verdict == "ERROR" ? "fail"
+                                                                      : "incomplete";
     m_out += "<header class=\"verdict " + cls + "\">\n<h1>" + escape(verdict) + ": kseries " +
              escape(m_run.kind) + "</h1>\n<p>run " + escape(m_run.name());
     if (!m_run.base_label.empty() || !m_run.base_commit.empty()) {
@@ -172,7 +174,7 @@ class Page {
       m_out += " · " + escape(seconds_text(total));
     }
     m_out += "</p>\n</header>\n";
-    if (m_run.interrupted || !m_run.finished) {
+    if (m_run.outcome == results::Outcome::k_interrupted || !m_run.finished) {
       m_out +=
           "<p><strong>The run did not finish</strong>: the cells below are those it "
           "recorded; <code>kseries gate --resume " +
@@ -187,20 +189,21 @@ class Page {
     for (const auto& series : m_run.series) {
       std::map<std::string, int> counts;
       for (const auto& cell : m_run.cells) {
-        if (cell.series == series.name) {
-          ++counts[cell.status];
+        if (cell.series == series.series) {
+          ++counts[results::outcome_name(cell.status)];
         }
       }
       std::string cells;
       for (const auto& [status, n] : counts) {
         cells += (cells.empty() ? "" : ", ") + std::to_string(n) + " " + status;
       }
-      m_out += "<tr><td><a href=\"#" + escape(anchor(series.name)) + "\">" + escape(series.name) +
-               "</a>" + (series.known_bad ? " <span class=\"muted\">(known-bad)</span>" : "") +
-               "</td><td>" + badge(verdict_status(series)) + "</td><td>" + escape(cells) +
-               "</td><td>";
-      for (const auto& line : series.lines) {
-        m_out += escape(line) + "<br/>";
+      const bool known_bad = series.verdict && series.verdict->known_bad;
+      m_out += "<tr><td><a href=\"#" + escape(anchor(series.series)) + "\">" +
+               escape(series.series) + "</a>" +
+               (known_bad ? " <span class=\"muted\">(known-bad)</span>" : "") + "</td><td>" +
+               badge(verdict_status(series)) + "</td><td>" + escape(cells) + "</td><td>";
+      for (const auto& reason : reasons(series)) {
+        m_out += escape(results::reason_line(reason)) + "<br/>";
       }
       m_out += "</td></tr>\n";
     }
@@ -223,13 +226,18 @@ class Page {
     return nullptr;
   }
 
-  void patches(const RunSeries& series) {
+  static const std::vector<results::Reason>& reasons(const results::SeriesRecord& series) {
+    static const std::vector<results::Reason> none;
+    return series.verdict ? series.verdict->reasons : none;
+  }
+
+  void patches(const results::SeriesRecord& series) {
     if (series.patches.empty()) {
       return;
     }
-    const RunCell* apply = find_cell(series.name, results::Stage::k_apply);
-    const RunCell* checkpatch = find_cell(series.name, results::Stage::k_checkpatch);
-    const RunCell* builds = find_cell(series.name, results::Stage::k_per_patch);
+    const RunCell* apply = find_cell(series.series, results::Stage::k_apply);
+    const RunCell* checkpatch = find_cell(series.series, results::Stage::k_checkpatch);
+    const RunCell* builds = find_cell(series.series, results::Stage::k_per_patch);
     m_out +=
         "<h3>Patches</h3>\n<table>\n<tr><th>#</th><th>subject</th><th>apply</th>"
         "<th>checkpatch (errors, warnings, checks)</th><th>build" +
@@ -252,7 +260,8 @@ class Page {
                         fact(checkpatch, results::PatchFact::k_checks));
       } else {
         m_out += "<span class=\"muted\">" +
-                 escape(checkpatch ? checkpatch->status : std::string("not run")) + "</span>";
+                 escape(checkpatch ? results::outcome_name(checkpatch->status) : "not run") +
+                 "</span>";
       }
       m_out += "</td><td>";
       if (!fact(builds, results::PatchFact::k_build).empty()) {
@@ -279,12 +288,12 @@ class Page {
     }
   }
 
-  void cells(const RunSeries& series) {
+  void cells(const results::SeriesRecord& series) {
     m_out +=
         "<h3>Cells</h3>\n<table>\n<tr><th>cell</th><th>status</th><th>summary</th>"
         "<th>time</th><th>logs</th></tr>\n";
     for (const auto& cell : m_run.cells) {
-      if (cell.series != series.name) {
+      if (cell.series != series.series) {
         continue;
       }
       m_out += "<tr><td>" + escape(cell.cell) + "</td><td>" + badge(cell.status) + "</td><td>" +
@@ -294,10 +303,11 @@ class Page {
     }
     m_out += "</table>\n";
     for (const auto& cell : m_run.cells) {
-      if (cell.series != series.name || cell.cell == "checkpatch") {
+      if (cell.series != series.series || cell.cell == "checkpatch") {
         continue;
       }
-      const bool bad = cell.status == "fail" || cell.status == "error";
+      const bool bad =
+          cell.status == results::Outcome::k_fail || cell.status == results::Outcome::k_error;
       if (bad && !cell.detail.empty()) {
         m_out += "<details open=\"open\"><summary><strong>" + escape(cell.cell) +
                  "</strong>: " + escape(cell.summary) + "</summary><pre>" + escape(cell.detail) +
@@ -454,16 +464,16 @@ class Page {
     return stats::render_lkp_table(baseline, subject, rows);
   }
 
-  void series_section(const RunSeries& series) {
-    m_out += "<section id=\"" + escape(anchor(series.name)) + "\">\n<h2>" + escape(series.name) +
-             " " + badge(verdict_status(series)) + "</h2>\n";
+  void series_section(const results::SeriesRecord& series) {
+    m_out += "<section id=\"" + escape(anchor(series.series)) + "\">\n<h2>" +
+             escape(series.series) + " " + badge(verdict_status(series)) + "</h2>\n";
     if (!series.source.empty()) {
       m_out += "<p class=\"muted\">from " + escape(series.source) + "</p>\n";
     }
-    if (!series.lines.empty()) {
+    if (!reasons(series).empty()) {
       m_out += "<ul>\n";
-      for (const auto& line : series.lines) {
-        m_out += "<li>" + escape(line) + "</li>\n";
+      for (const auto& reason : reasons(series)) {
+        m_out += "<li>" + escape(results::reason_line(reason)) + "</li>\n";
       }
       m_out += "</ul>\n";
     }

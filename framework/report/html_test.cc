@@ -27,10 +27,16 @@ TEST(HtmlTest, VerdictOnTopThenEverySeries) {
   EXPECT_NE(page.find("st-expected"), std::string::npos);
 
   auto failed = testing::sample_gate_run();
-  failed.ok = false;
+  failed.outcome = results::Outcome::k_fail;
   EXPECT_NE(render_html(failed, {"/runs/r1"}).find("<h1>FAIL: "), std::string::npos);
-  failed.interrupted = true;
+  failed.outcome = results::Outcome::k_error;
+  EXPECT_NE(render_html(failed, {"/runs/r1"}).find("<header class=\"verdict fail\">\n<h1>ERROR: "),
+            std::string::npos);
+  failed.outcome = results::Outcome::k_interrupted;
   EXPECT_NE(render_html(failed, {"/runs/r1"}).find("<h1>INTERRUPTED: "), std::string::npos);
+  failed.outcome = results::Outcome::k_error;
+  failed.finished = false;
+  EXPECT_NE(render_html(failed, {"/runs/r1"}).find("<h1>INCOMPLETE: "), std::string::npos);
 }
 
 TEST(HtmlTest, PatchesCellsOraclesAndLogs) {

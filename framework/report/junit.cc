@@ -8,6 +8,7 @@
 
 #include "core/utf8.h"
 #include "report/output.h"
+#include "sys/utc_time.h"
 
 namespace kseries::report {
 
@@ -94,14 +95,7 @@ std::string xml_safe(std::string_view text) {
   return out;
 }
 
-std::string utc_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &utc);
-  return buffer;
-}
+std::string utc_timestamp() { return utc_time_now("%Y-%m-%dT%H:%M:%S"); }
 
 std::string tally_cases(const TestSuite& suite) {
   std::size_t counts[4] = {0, 0, 0, 0};

@@ -45,17 +45,18 @@ std::string path_part(std::string_view text) {
   return out.empty() ? "_" : out;
 }
 
-std::string status_of(const std::string& cell_status) {
-  if (cell_status == "pass") {
-    return "PASS";
+// A cell's outcome in KCIDB's test status vocabulary.
+std::string status_of(results::Outcome outcome) {
+  switch (outcome) {
+    case results::Outcome::k_pass:
+      return "PASS";
+    case results::Outcome::k_fail:
+      return "FAIL";
+    case results::Outcome::k_skip:
+      return "SKIP";
+    default:
+      return "ERROR";
   }
-  if (cell_status == "fail") {
-    return "FAIL";
-  }
-  if (cell_status == "skip") {
-    return "SKIP";
-  }
-  return "ERROR";
 }
 
 bool is_sha1(const std::string& text) {
@@ -134,8 +135,8 @@ class KcidbWriter {
     return checkout;
   }
 
-  void add_series_checkout(const RunSeries& series) {
-    json checkout = base_checkout(series.name);
+  void add_series_checkout(const results::SeriesRecord& series) {
+    json checkout = base_checkout(series.series);
     if (is_sha1(m_run.base_commit)) {
       checkout["git_commit_hash"] = m_run.base_commit;
     }
@@ -149,27 +150,27 @@ class KcidbWriter {
     checkout["patchset_files"] = files;
     checkout["patchset_hash"] = patchset_hash(hashes);
     checkout["comment"] =
-        clean(series.name + ": " + std::to_string(series.patches.size()) + " patch(es)" +
+        clean(series.series + ": " + std::to_string(series.patches.size()) + " patch(es)" +
               (series.patches.empty() ? "" : ", " + series.patches[0].subject));
-    json misc = {{"known_bad", series.known_bad}};
-    if (series.judged) {
-      misc["verdict"] = series.ok ? (series.known_bad ? "expected" : "pass") : "fail";
+    json misc = {{"known_bad", series.verdict && series.verdict->known_bad}};
+    if (series.verdict) {
+      misc["verdict"] = results::verdict_key(series.verdict->outcome);
       json lines = json::array();
-      for (const auto& line : series.lines) {
-        lines.push_back(clean(line));
+      for (const auto& reason : series.verdict->reasons) {
+        lines.push_back(clean(results::reason_line(reason)));
       }
       misc["verdict_lines"] = lines;
     }
-    if (const RunCell* apply = find_cell(series.name, "apply")) {
-      checkout["valid"] = apply->status == "pass";
-      if (apply->status != "pass") {
+    if (const RunCell* apply = find_cell(series.series, "apply")) {
+      checkout["valid"] = apply->status == results::Outcome::k_pass;
+      if (apply->status != results::Outcome::k_pass) {
         checkout["log_excerpt"] = excerpt(apply->detail.empty() ? apply->summary : apply->detail);
       }
       if (const auto tip = apply->property("tip"); !tip.empty()) {
         misc["tip"] = clean(tip);
       }
     }
-    if (const RunCell* checkpatch = find_cell(series.name, "checkpatch")) {
+    if (const RunCell* checkpatch = find_cell(series.series, "checkpatch")) {
       misc["checkpatch"] = clean(checkpatch->summary);
     }
     checkout["misc"] = misc;
@@ -231,7 +232,7 @@ class KcidbWriter {
       if (const auto lines = patch_lines(cell.detail, k); !lines.empty()) {
         build["log_excerpt"] = excerpt(lines);
       }
-      const RunSeries* series = m_run.find_series(cell.series);
+      const results::SeriesRecord* series = m_run.find_series(cell.series);
       std::string subject;
       if (series && static_cast<std::size_t>(k) <= series->patches.size()) {
         subject = series->patches[static_cast<std::size_t>(k) - 1].subject;
@@ -256,7 +257,7 @@ class KcidbWriter {
     const std::string id = checkout_id(cell.series) + ":" + clean(cell.target());
     const bool built =
         cell.booted || !cell.kernel_fact("candidate", results::KernelFact::k_kernel).empty();
-    const bool not_built = !built && cell.status == "fail";
+    const bool not_built = !built && cell.status == results::Outcome::k_fail;
     if (!built && !not_built) {
       return m_built_ids.count(id) ? id : "";
     }
@@ -301,16 +302,12 @@ class KcidbWriter {
   }
 
   bool expected_failure(const RunCell& cell) const {
-    const RunSeries* series = m_run.find_series(cell.series);
+    const results::SeriesRecord* series = m_run.find_series(cell.series);
     if (!series) {
       return false;
     }
-    for (const auto& judged : series->outcomes) {
-      if (judged.cell == cell.cell) {
-        return judged.outcome == results::Outcome::k_xfail;
-      }
-    }
-    return false;
+    return series->verdict &&
+           series->verdict->outcome_of(cell.cell, cell.status) == results::Outcome::k_xfail;
   }
 
   json test(const std::string& build_id, const std::string& id_suffix, const std::string& path,

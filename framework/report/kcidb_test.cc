@@ -106,7 +106,7 @@ TEST(KcidbTest, TestsPerCellBootOracleAndTimingFigure) {
 TEST(KcidbTest, HostileTextBecomesValidUtf8WithoutNulAndExcerptsAreBounded) {
   auto run = testing::sample_gate_run(std::string("demo: \x1b[31mred\xff\xe9 and a NUL ") + '\0' +
                                       " here");
-  run.cells[0].status = "fail";
+  run.cells[0].status = results::Outcome::k_fail;
   run.cells[0].detail = std::string(40000, 'x') + "\xc3\xa9";
   const std::string text = render_kcidb(run).dump();  // throws on invalid UTF-8
   EXPECT_EQ(text.find("\\u0000"), std::string::npos);

@@ -15,7 +15,7 @@ RunCell timing_cell(const std::string& series, double mean, double base_mean) {
   RunCell cell;
   cell.series = series;
   cell.cell = "pmem memmap-timing";
-  cell.status = "pass";
+  cell.status = results::Outcome::k_pass;
   json samples = json::array();
   json base = json::array();
   for (int i = 0; i < 10; ++i) {

@@ -69,31 +69,10 @@ RunRecord load_gate(const fs::path& run_dir) {
   run.started = stored.started;
   run.base_commit = stored.base_commit;
   run.base_label = stored.base_label;
-  for (const auto& s : stored.series) {
-    RunSeries series;
-    series.name = s.series;
-    series.source = s.source;
-    for (const auto& p : s.patches) {
-      series.patches.push_back({p.file, p.subject, p.sha256});
-    }
-    if (s.verdict) {
-      series.judged = true;
-      series.ok = s.verdict->ok;
-      series.known_bad = s.verdict->known_bad;
-      series.lines = s.verdict->lines;
-      series.outcomes = s.verdict->outcomes;
-    }
-    run.series.push_back(std::move(series));
-  }
+  run.series = stored.series;
   for (const auto& c : stored.cells) {
     RunCell cell;
-    cell.series = c.series;
-    cell.cell = c.cell;
-    cell.status = results::outcome_name(c.status);
-    cell.summary = c.summary;
-    cell.detail = c.detail;
-    cell.seconds = c.seconds;
-    cell.properties = c.properties;
+    static_cast<results::CellResult&>(cell) = c;
     if (const auto dir = cell.property("run_dir"); !dir.empty()) {
       cell.dir = dir;
     }
@@ -108,12 +87,11 @@ RunRecord load_gate(const fs::path& run_dir) {
   // was described): the series its cells name, in their order.
   for (const auto& cell : run.cells) {
     if (!run.find_series(cell.series)) {
-      run.series.push_back({cell.series, "", {}, false, false, false, {}});
+      run.series.push_back({cell.series, "", {}, std::nullopt});
     }
   }
   run.finished = stored.finished;
-  run.ok = stored.ok;
-  run.interrupted = stored.interrupted;
+  run.outcome = stored.outcome;  // error when it has no end
   run.time = stored.time;
   return run;
 }
@@ -127,7 +105,7 @@ RunCell boot_cell(const nlohmann::json& session, const fs::path& dir, const std:
       results::CellId::session(session.value("target", "?"), session.value("case", "?"), variant)
           .to_string();
   const bool failed = session.value("failed", false);
-  cell.status = failed ? "fail" : "pass";
+  cell.status = failed ? results::Outcome::k_fail : results::Outcome::k_pass;
   cell.dir = dir;
   cell.session = session;
   cell.booted = true;
@@ -154,7 +132,6 @@ RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
   run.kind = "boot";
   run.dir = run_dir;
   run.finished = true;
-  run.ok = true;
   if (json.contains("case")) {
     run.cells.push_back(boot_cell(json, run_dir, "", run));
   } else {
@@ -165,21 +142,23 @@ RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
       }
     }
   }
+  std::vector<results::Outcome> outcomes;
   for (const auto& cell : run.cells) {
-    run.ok = run.ok && cell.status == "pass";
-    if (!run.find_series(cell.series)) {
-      run.series.push_back({cell.series, "", {}, true, run.ok, false, {}});
-    }
+    outcomes.push_back(cell.status);
   }
-  for (auto& series : run.series) {
-    series.ok = run.ok;
+  run.outcome = results::fold(outcomes);
+  for (const auto& cell : run.cells) {
+    if (!run.find_series(cell.series)) {
+      results::SeriesVerdict verdict;
+      verdict.series = cell.series;
+      verdict.outcome = run.outcome;
+      run.series.push_back({cell.series, "", {}, verdict});
+    }
   }
   return run;
 }
 
 }  // namespace
-
-std::optional<results::CellId> RunCell::id() const { return results::CellId::parse(cell); }
 
 std::string RunCell::target() const {
   const auto parsed = id();
@@ -257,9 +236,9 @@ double number_or(const nlohmann::json& object, const std::string& key, double fa
   return object[key].get<double>();
 }
 
-const RunSeries* RunRecord::find_series(const std::string& name) const {
+const results::SeriesRecord* RunRecord::find_series(const std::string& name) const {
   for (const auto& s : series) {
-    if (s.name == name) {
+    if (s.series == name) {
       return &s;
     }
   }

@@ -19,41 +19,15 @@
 
 namespace kseries::report {
 
-struct RunPatch {
-  std::string file;
-  std::string subject;
-  std::string sha256;
-};
-
-struct RunSeries {
-  std::string name;
-  std::string source;
-  std::vector<RunPatch> patches;
-  bool judged = false;
-  bool ok = false;
-  bool known_bad = false;
-  std::vector<std::string> lines;  // the verdict's reasons, for people
-  // Each cell as the verdict judged it (xfail: an expected failure held).
-  std::vector<results::CellVerdict> outcomes{};
-};
-
-struct RunCell {
-  std::string series;
-  std::string cell;    // "apply", "checkpatch", "per-patch pmem", "pmem memmap-types"
-  std::string status;  // "pass", "fail", "skip", "error"
-  std::string summary;
-  std::string detail;
-  double seconds = 0;
-  std::map<std::string, std::string> properties;
+// A cell as gate.json has it (results/gate_record.h), with what the run
+// directory holds beside it.
+struct RunCell : results::CellResult {
   std::filesystem::path dir;  // its logs ("" when it has none)
   nlohmann::json session;     // its results.json, or null
   bool booted = false;        // results.json, or a console log, in its directory
   // The coverage stage's coverage.json (coverage/revision_coverage.h:
   // "summary", "cells", "lines"), or null.
   nlohmann::json coverage;
-  // The cell as a value (results/cell_id.h); nullopt for a word no stage
-  // writes.
-  std::optional<results::CellId> id() const;
   // "pmem memmap-timing" -> target "pmem", case "memmap-timing"; stages
   // ("apply", "checkpatch", "per-patch pmem") have no case.
   std::string target() const;
@@ -84,14 +58,15 @@ struct RunRecord {
   std::string started;  // ISO 8601 UTC, "" when unknown
   std::string base_commit;
   std::string base_label;
-  std::vector<RunSeries> series;
+  // Each series with its patches and verdict (none: not judged yet).
+  std::vector<results::SeriesRecord> series;
   std::vector<RunCell> cells;
   bool finished = false;  // the command reached its end (not cut off)
-  bool ok = false;
-  bool interrupted = false;
+  // The run's outcome: the gate's (gate/judge.h), a boot's pass or fail.
+  results::Outcome outcome = results::Outcome::k_error;
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
   std::string name() const { return dir.filename().string(); }
-  const RunSeries* find_series(const std::string& name) const;
+  const results::SeriesRecord* find_series(const std::string& name) const;
 };
 
 // Reads RUN_DIR: gate.json when present, else results.json (a boot).

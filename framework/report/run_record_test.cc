@@ -34,8 +34,11 @@ TEST(RunRecordTest, ReadsTheGateStoreAndEachCellsResults) {
                   9,
                   {{"run_dir", cell_dir.string()}}});
     store.record({"s/v2", "nopmem demo", results::Outcome::k_skip, "lacks pmem", "", 0, {}});
-    store.judge({"s/v2", false, false, {"FAILED toy demo: slower"}});
-    store.finish(false, false, {{"apply", 0.5}});
+    store.judge({"s/v2",
+                 results::Outcome::k_fail,
+                 false,
+                 {{results::ReasonKind::k_failed, "toy demo", "slower"}}});
+    store.finish(results::Outcome::k_fail, {{"apply", 0.5}});
   }
   const auto run = load_run(tmp.path());
   EXPECT_EQ(run.kind, "gate");
@@ -43,14 +46,15 @@ TEST(RunRecordTest, ReadsTheGateStoreAndEachCellsResults) {
   EXPECT_EQ(run.base_label, "base/toy");
   EXPECT_FALSE(run.started.empty());
   EXPECT_TRUE(run.finished);
-  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.outcome, results::Outcome::k_fail);
   ASSERT_EQ(run.series.size(), 1u);
   EXPECT_EQ(run.series[0].patches[0].subject, "s: one");
-  EXPECT_TRUE(run.series[0].judged);
-  EXPECT_EQ(run.series[0].lines[0], "FAILED toy demo: slower");
+  ASSERT_TRUE(run.series[0].verdict.has_value());
+  EXPECT_EQ(run.series[0].verdict->outcome, results::Outcome::k_fail);
+  EXPECT_EQ(results::reason_line(run.series[0].verdict->reasons.at(0)), "FAILED toy demo: slower");
   ASSERT_EQ(run.cells.size(), 3u);
   EXPECT_EQ(run.cells[0].property("patch.1.apply"), "applied");
-  EXPECT_EQ(run.cells[1].status, "fail");
+  EXPECT_EQ(run.cells[1].status, results::Outcome::k_fail);
   EXPECT_EQ(run.cells[1].target(), "toy");
   EXPECT_EQ(run.cells[1].test_case(), "demo");
   EXPECT_EQ(run.cells[1].session["case"], "demo");
@@ -82,8 +86,8 @@ TEST(RunRecordTest, ABootIsOneCellPerClock) {
   ASSERT_EQ(run.cells.size(), 1u);
   EXPECT_EQ(run.cells[0].cell, "pmem memmap-timing");
   EXPECT_EQ(run.cells[0].series, "s/v6");
-  EXPECT_EQ(run.cells[0].status, "fail");
-  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.cells[0].status, results::Outcome::k_fail);
+  EXPECT_EQ(run.outcome, results::Outcome::k_fail);
   EXPECT_EQ(run.base_commit, "abc");
 
   testing::TempDir both;
@@ -94,7 +98,7 @@ TEST(RunRecordTest, ABootIsOneCellPerClock) {
   ASSERT_EQ(two.cells.size(), 2u);
   EXPECT_EQ(two.cells[1].cell, "pmem memmap-timing (wall)");
   EXPECT_EQ(two.cells[1].dir, both.path() / "wall");
-  EXPECT_TRUE(two.ok);
+  EXPECT_EQ(two.outcome, results::Outcome::k_pass);
 }
 
 TEST(RunRecordTest, NotARunDirectory) {

@@ -6,8 +6,25 @@ namespace kseries::results {
 
 namespace {
 
-constexpr std::string_view k_per_patch = "per-patch";
-constexpr std::string_view k_per_patch_timing = "per-patch-timing";
+// Every stage's word and what follows it: the one table to_string writes
+// and parse reads (a new stage adds its row). A session cell has no word:
+// "TARGET CASE [(VARIANT)]".
+enum class Shape { k_word, k_word_target, k_word_target_case };
+
+struct StageWord {
+  Stage stage;
+  std::string_view word;
+  Shape shape;
+};
+
+constexpr StageWord k_stage_words[] = {
+    {Stage::k_apply, "apply", Shape::k_word},
+    {Stage::k_checkpatch, "checkpatch", Shape::k_word},
+    {Stage::k_per_patch, "per-patch", Shape::k_word_target},
+    {Stage::k_per_patch_timing, "per-patch-timing", Shape::k_word_target_case},
+    {Stage::k_revision_regression, "revision-regression", Shape::k_word},
+    {Stage::k_coverage, "coverage", Shape::k_word},
+};
 
 std::vector<std::string> words_of(std::string_view text) {
   std::vector<std::string> words;
@@ -29,44 +46,39 @@ std::vector<std::string> words_of(std::string_view text) {
 }  // namespace
 
 std::string CellId::to_string() const {
-  switch (stage) {
-    case Stage::k_apply:
-      return "apply";
-    case Stage::k_checkpatch:
-      return "checkpatch";
-    case Stage::k_revision_regression:
-      return "revision-regression";
-    case Stage::k_coverage:
-      return "coverage";
-    case Stage::k_per_patch:
-      return std::string(k_per_patch) + " " + target;
-    case Stage::k_per_patch_timing:
-      return std::string(k_per_patch_timing) + " " + target + " " + test_case;
-    case Stage::k_session:
-      return target + " " + test_case + (variant.empty() ? "" : " (" + variant + ")");
+  for (const auto& [value, word, shape] : k_stage_words) {
+    if (value == stage) {
+      switch (shape) {
+        case Shape::k_word:
+          return std::string(word);
+        case Shape::k_word_target:
+          return std::string(word) + " " + target;
+        case Shape::k_word_target_case:
+          return std::string(word) + " " + target + " " + test_case;
+      }
+    }
   }
-  return "?";
+  return target + " " + test_case + (variant.empty() ? "" : " (" + variant + ")");
 }
 
 std::optional<CellId> CellId::parse(std::string_view text) {
-  if (text == "apply") {
-    return apply();
-  }
-  if (text == "checkpatch") {
-    return checkpatch();
-  }
-  if (text == "revision-regression") {
-    return revision_regression();
-  }
-  if (text == "coverage") {
-    return coverage();
-  }
   const auto words = words_of(text);
-  if (words.size() == 2 && words[0] == k_per_patch) {
-    return per_patch(words[1]);
+  if (words.empty()) {
+    return std::nullopt;
   }
-  if (words.size() == 3 && words[0] == k_per_patch_timing) {
-    return per_patch_timing(words[1], words[2]);
+  for (const auto& [value, word, shape] : k_stage_words) {
+    if (words[0] != word) {
+      continue;
+    }
+    if (shape == Shape::k_word && words.size() == 1) {
+      return CellId{value};
+    }
+    if (shape == Shape::k_word_target && words.size() == 2) {
+      return CellId{value, words[1]};
+    }
+    if (shape == Shape::k_word_target_case && words.size() == 3) {
+      return CellId{value, words[1], words[2]};
+    }
   }
   if (words.size() == 2) {
     return session(words[0], words[1]);

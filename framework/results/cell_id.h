@@ -11,6 +11,7 @@
 
 namespace kseries::results {
 
+// A new stage adds its value here and its word to cell_id.cc's table.
 enum class Stage {
   k_apply,                // "apply"
   k_checkpatch,           // "checkpatch"

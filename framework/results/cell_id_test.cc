@@ -19,7 +19,7 @@ TEST(CellIdTest, EveryStageWritesTheWordGateJsonHas) {
 
 TEST(CellIdTest, WhatItWritesReadsBack) {
   for (const CellId& id :
-       {CellId::apply(), CellId::checkpatch(), CellId::revision_regression(),
+       {CellId::apply(), CellId::checkpatch(), CellId::revision_regression(), CellId::coverage(),
         CellId::per_patch("pmem"), CellId::per_patch_timing("pmem", "memmap-timing"),
         CellId::session("toy", "demo"), CellId::session("pmem", "memmap-timing", "icount")}) {
     const auto parsed = CellId::parse(id.to_string());

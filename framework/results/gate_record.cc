@@ -1,10 +1,9 @@
 #include "results/gate_record.h"
 
-#include <ctime>
-
 #include "core/error.h"
 #include "core/json_text.h"
 #include "sys/files.h"
+#include "sys/utc_time.h"
 
 namespace kseries::results {
 
@@ -12,20 +11,39 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "2026-12-02T15:04:05Z", as JUnit's timestamps but for the store's own.
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
+// "2026-12-02T15:04:05Z": the store's times.
+std::string utc_now() { return utc_time_now("%Y-%m-%dT%H:%M:%SZ"); }
 
 nlohmann::json to_json(const CellResult& c) {
   return {{"series", c.series},        {"cell", c.cell},     {"status", outcome_name(c.status)},
           {"summary", c.summary},      {"detail", c.detail}, {"seconds", c.seconds},
           {"properties", c.properties}};
+}
+
+constexpr std::pair<ReasonKind, std::string_view> k_reason_kinds[] = {
+    {ReasonKind::k_failed, "failed"},
+    {ReasonKind::k_unmet_expectation, "unmet-expectation"},
+    {ReasonKind::k_expectation_holds, "expectation-holds"},
+    {ReasonKind::k_not_in_plan, "not-in-plan"},
+    {ReasonKind::k_note, "note"},
+};
+
+std::string reason_kind_name(ReasonKind kind) {
+  for (const auto& [value, name] : k_reason_kinds) {
+    if (value == kind) {
+      return std::string(name);
+    }
+  }
+  return "note";
+}
+
+ReasonKind parse_reason_kind(const std::string& name) {
+  for (const auto& [value, word] : k_reason_kinds) {
+    if (word == name) {
+      return value;
+    }
+  }
+  return ReasonKind::k_note;
 }
 
 nlohmann::json to_json(const SeriesRecord& s) {
@@ -35,17 +53,27 @@ nlohmann::json to_json(const SeriesRecord& s) {
   }
   nlohmann::json json = {{"series", s.series}, {"source", s.source}, {"patches", patches}};
   if (s.verdict) {
-    json["verdict"] = {
-        {"ok", s.verdict->ok}, {"known_bad", s.verdict->known_bad}, {"lines", s.verdict->lines}};
-    if (!s.verdict->warnings.empty()) {
-      json["verdict"]["warnings"] = s.verdict->warnings;
+    const SeriesVerdict& v = *s.verdict;
+    nlohmann::json reasons = nlohmann::json::array();
+    std::vector<std::string> lines;  // for people (and readers of older files)
+    for (const auto& r : v.reasons) {
+      reasons.push_back({{"kind", reason_kind_name(r.kind)}, {"cell", r.cell}, {"text", r.text}});
+      lines.push_back(reason_line(r));
     }
-    if (!s.verdict->identity.empty()) {
-      json["verdict"]["identity"] = s.verdict->identity;
+    json["verdict"] = {{"outcome", outcome_name(v.outcome)},
+                       {"ok", v.ok()},
+                       {"known_bad", v.known_bad},
+                       {"reasons", reasons},
+                       {"lines", lines}};
+    if (!v.warnings.empty()) {
+      json["verdict"]["warnings"] = v.warnings;
     }
-    if (!s.verdict->outcomes.empty()) {
+    if (!v.identity.empty()) {
+      json["verdict"]["identity"] = v.identity;
+    }
+    if (!v.outcomes.empty()) {
       nlohmann::json outcomes = nlohmann::json::array();
-      for (const auto& o : s.verdict->outcomes) {
+      for (const auto& o : v.outcomes) {
         outcomes.push_back({{"cell", o.cell}, {"outcome", outcome_name(o.outcome)}});
       }
       json["verdict"]["outcomes"] = outcomes;
@@ -55,8 +83,25 @@ nlohmann::json to_json(const SeriesRecord& s) {
 }
 
 SeriesVerdict verdict_from(const std::string& series, const nlohmann::json& v) {
-  SeriesVerdict verdict{series, v.value("ok", false), v.value("known_bad", false),
-                        v.value("lines", std::vector<std::string>{})};
+  SeriesVerdict verdict;
+  verdict.series = series;
+  verdict.known_bad = v.value("known_bad", false);
+  // A gate.json written before verdicts had an outcome: ok, and EXPECTED
+  // for a known-bad revision.
+  const bool ok = v.value("ok", false);
+  verdict.outcome = parse_outcome(v.value("outcome", ""))
+                        .value_or(ok ? (verdict.known_bad ? Outcome::k_xfail : Outcome::k_pass)
+                                     : Outcome::k_fail);
+  if (v.contains("reasons")) {
+    for (const auto& r : v["reasons"]) {
+      verdict.reasons.push_back(
+          {parse_reason_kind(r.value("kind", "")), r.value("cell", ""), r.value("text", "")});
+    }
+  } else {
+    for (const auto& line : v.value("lines", std::vector<std::string>{})) {
+      verdict.reasons.push_back({ReasonKind::k_note, "", line});
+    }
+  }
   verdict.warnings = v.value("warnings", std::vector<std::string>{});
   verdict.identity = v.value("identity", "");
   for (const auto& o : v.value("outcomes", nlohmann::json::array())) {
@@ -98,8 +143,11 @@ StoredGate stored_from(const nlohmann::json& json) {
   if (json.contains("end")) {
     const auto& end = json["end"];
     stored.finished = true;
-    stored.ok = end.value("ok", false);
-    stored.interrupted = end.value("interrupted", false);
+    // An older gate.json has only ok and interrupted.
+    stored.outcome = parse_outcome(end.value("outcome", ""))
+                         .value_or(end.value("interrupted", false) ? Outcome::k_interrupted
+                                   : end.value("ok", false)        ? Outcome::k_pass
+                                                                   : Outcome::k_fail);
     for (const auto& stage : end.value("time", nlohmann::json::array())) {
       // results.json and gate.json write a NaN as null.
       const bool number = stage.contains("seconds") && stage["seconds"].is_number();
@@ -111,6 +159,24 @@ StoredGate stored_from(const nlohmann::json& json) {
 }
 
 }  // namespace
+
+std::string Reason::sentence() const { return cell.empty() ? text : cell + " " + text; }
+
+std::string reason_line(const Reason& reason) {
+  switch (reason.kind) {
+    case ReasonKind::k_failed:
+      return "FAILED " + reason.cell + ": " + reason.text;
+    case ReasonKind::k_unmet_expectation:
+      return "ERROR " + reason.sentence();
+    case ReasonKind::k_expectation_holds:
+      return "expected failure holds: " + reason.cell + ": " + reason.text;
+    case ReasonKind::k_not_in_plan:
+      return "not in this matrix: " + reason.sentence();
+    case ReasonKind::k_note:
+      break;
+  }
+  return reason.sentence();
+}
 
 Outcome SeriesVerdict::outcome_of(const std::string& cell, Outcome fallback) const {
   for (const auto& o : outcomes) {
@@ -213,13 +279,16 @@ void CellStore::judge(const SeriesVerdict& verdict) {
   save();
 }
 
-void CellStore::finish(bool ok, bool interrupted,
-                       const std::vector<std::pair<std::string, double>>& time) {
+void CellStore::finish(Outcome outcome, const std::vector<std::pair<std::string, double>>& time) {
   nlohmann::json seconds = nlohmann::json::array();  // in the order the stages ran
   for (const auto& [stage, s] : time) {
     seconds.push_back({{"stage", stage}, {"seconds", s}});
   }
-  m_end = {{"ok", ok}, {"interrupted", interrupted}, {"finished", utc_now()}, {"time", seconds}};
+  m_end = {{"outcome", outcome_name(outcome)},
+           {"ok", !is_failure(outcome)},
+           {"interrupted", outcome == Outcome::k_interrupted},
+           {"finished", utc_now()},
+           {"time", seconds}};
   save();
 }
 

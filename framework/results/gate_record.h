@@ -46,17 +46,41 @@ struct CellVerdict {
   Outcome outcome = Outcome::k_error;
 };
 
-// How a verdict line of an expectation that does not hold begins (the
-// gate's judge writes it; the JUnit report turns such lines into a failed
-// testcase).
-inline constexpr std::string_view k_unmet_expectation = "ERROR ";
+// Why a series' verdict is what it is, one reason a line. Typed, so no
+// reader parses the text back: the JUnit report fails a testcase for each
+// unmet expectation by its kind.
+enum class ReasonKind {
+  k_failed,             // a cell failed or erred (no expectation named it)
+  k_unmet_expectation,  // an expectation that does not hold: the series fails
+  k_expectation_holds,  // an expected failure, with its text
+  k_not_in_plan,        // an expectation for a cell this gate does not have: not checked
+  k_note,               // anything else (a verdict read from an older gate.json)
+};
+
+struct Reason {
+  ReasonKind kind = ReasonKind::k_note;
+  std::string cell;  // the cell it is about ("" for the series as a whole)
+  std::string text;  // what about it, for people
+
+  // The cell and the text, as one sentence: "pmem x was expected to fail
+  // with 'y' but is pass".
+  std::string sentence() const;
+};
+
+// The verdict's line for people: "FAILED pmem x: ...", "ERROR pmem x was
+// expected to fail ...", "expected failure holds: pmem x: ...", "not in
+// this matrix: pmem x (...)".
+std::string reason_line(const Reason& reason);
 
 struct SeriesVerdict {
   std::string series;
-  bool ok = false;
-  bool known_bad = false;          // it has expectations
-  std::vector<std::string> lines;  // why, one line each, for people
-  bool interrupted = false;        // the gate stopped inside this series: not judged
+  // Every cell as judged and every unmet expectation folded
+  // (results::fold): pass, xfail (EXPECTED: a known-bad revision caught),
+  // fail, xpass, error, or interrupted (the gate stopped inside it: not
+  // judged); skip when it has no cell.
+  Outcome outcome = Outcome::k_error;
+  bool known_bad = false;  // it has expectations
+  std::vector<Reason> reasons{};
   // Findings that do not fail it, first on its verdict line: "slower than
   // demo/v1: toy demo fsdax-dev memmap_init_vns +16.1 % [...]".
   std::vector<std::string> warnings{};
@@ -66,6 +90,7 @@ struct SeriesVerdict {
   // from a gate.json written before verdicts kept them has none).
   std::vector<CellVerdict> outcomes{};
 
+  bool ok() const { return !is_failure(outcome); }
   // The judged outcome of CELL, else FALLBACK (its stage's).
   Outcome outcome_of(const std::string& cell, Outcome fallback) const;
 };
@@ -98,8 +123,8 @@ struct StoredGate {
   std::vector<SeriesRecord> series;
   std::vector<CellResult> cells;
   bool finished = false;  // it has its "end"
-  bool ok = false;
-  bool interrupted = false;
+  // The gate's outcome (pass, fail, error, interrupted); error when unknown.
+  Outcome outcome = Outcome::k_error;
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
 };
 // Error(k_usage) naming the file when it is not a cell store (no "cells"
@@ -127,7 +152,8 @@ class CellStore {
   void set_base(const std::string& commit, const std::string& label);
   void describe(SeriesRecord series);        // adds or replaces it
   void judge(const SeriesVerdict& verdict);  // attaches it to its series
-  void finish(bool ok, bool interrupted, const std::vector<std::pair<std::string, double>>& time);
+  // The gate's end: its outcome (gate/judge.h) and where the time went.
+  void finish(Outcome outcome, const std::vector<std::pair<std::string, double>>& time);
 
  private:
   void save() const;

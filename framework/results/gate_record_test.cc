@@ -22,10 +22,15 @@ TEST(GateRecordTest, WhatTheStoreWritesReadsBackTyped) {
                   "slower\n",
                   9,
                   {}});
-    SeriesVerdict verdict{"s/bad", true, true, {"a line for people"}};
+    SeriesVerdict verdict;
+    verdict.series = "s/bad";
+    verdict.outcome = Outcome::k_xfail;
+    verdict.known_bad = true;
+    verdict.reasons = {{ReasonKind::k_expectation_holds, "toy demo", "slower"},
+                       {ReasonKind::k_unmet_expectation, "toy other", "did not run (expect:2)"}};
     verdict.outcomes = {{"apply", Outcome::k_pass}, {"toy demo", Outcome::k_xfail}};
     store.judge(verdict);
-    store.finish(true, false, {{"apply", 0.5}});
+    store.finish(Outcome::k_pass, {{"apply", 0.5}});
   }
   const auto stored = load_gate_store(tmp.path() / "gate.json");
   EXPECT_EQ(stored.base_label, "base/toy");
@@ -38,6 +43,14 @@ TEST(GateRecordTest, WhatTheStoreWritesReadsBackTyped) {
   ASSERT_TRUE(stored.series[0].verdict.has_value());
   EXPECT_EQ(stored.series[0].verdict->outcome_of("toy demo", Outcome::k_error), Outcome::k_xfail);
   EXPECT_EQ(stored.series[0].verdict->outcome_of("checkpatch", Outcome::k_skip), Outcome::k_skip);
+  // The verdict's outcome and its reasons, typed: no line is parsed back.
+  EXPECT_EQ(stored.series[0].verdict->outcome, Outcome::k_xfail);
+  ASSERT_EQ(stored.series[0].verdict->reasons.size(), 2u);
+  const Reason& unmet = stored.series[0].verdict->reasons[1];
+  EXPECT_EQ(unmet.kind, ReasonKind::k_unmet_expectation);
+  EXPECT_EQ(unmet.cell, "toy other");
+  EXPECT_EQ(reason_line(unmet), "ERROR toy other did not run (expect:2)");
+  EXPECT_EQ(stored.outcome, Outcome::k_pass);
   ASSERT_EQ(stored.time.size(), 1u);
   EXPECT_DOUBLE_EQ(stored.time[0].second, 0.5);
 }
@@ -62,6 +75,12 @@ TEST(GateRecordTest, TodaysFilesStillRead) {
   ASSERT_TRUE(stored.series[0].verdict.has_value());
   EXPECT_TRUE(stored.series[0].verdict->outcomes.empty());
   EXPECT_EQ(stored.series[0].verdict->outcome_of("toy demo", Outcome::k_fail), Outcome::k_fail);
+  // Its verdict had ok and known_bad: EXPECTED; its lines are notes.
+  EXPECT_EQ(stored.series[0].verdict->outcome, Outcome::k_xfail);
+  ASSERT_EQ(stored.series[0].verdict->reasons.size(), 1u);
+  EXPECT_EQ(reason_line(stored.series[0].verdict->reasons[0]),
+            "expected failure holds: toy demo: slower");
+  EXPECT_EQ(stored.outcome, Outcome::k_pass);
   ASSERT_EQ(stored.time.size(), 1u);
   EXPECT_DOUBLE_EQ(stored.time[0].second, 0);
 }

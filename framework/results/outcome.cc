@@ -1,6 +1,7 @@
 #include "results/outcome.h"
 
 #include <array>
+#include <cctype>
 #include <utility>
 
 namespace kseries::results {
@@ -51,6 +52,65 @@ Outcome expect_failure(Outcome outcome) {
     default:
       return outcome;
   }
+}
+
+namespace {
+
+int rank(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::k_skip:
+      return 0;
+    case Outcome::k_pass:
+      return 1;
+    case Outcome::k_xfail:
+      return 2;
+    case Outcome::k_fail:
+      return 3;
+    case Outcome::k_xpass:
+      return 4;
+    case Outcome::k_error:
+      return 5;
+    case Outcome::k_interrupted:
+      return 6;
+  }
+  return 5;
+}
+
+}  // namespace
+
+Outcome fold(std::span<const Outcome> outcomes) {
+  Outcome worst = Outcome::k_skip;
+  for (const Outcome outcome : outcomes) {
+    worst = rank(outcome) > rank(worst) ? outcome : worst;
+  }
+  return worst;
+}
+
+std::string verdict_word(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::k_pass:
+      return "PASS";
+    case Outcome::k_skip:
+      return "SKIP";
+    case Outcome::k_xfail:
+      return "EXPECTED";
+    case Outcome::k_fail:
+    case Outcome::k_xpass:
+      return "FAIL";
+    case Outcome::k_error:
+      return "ERROR";
+    case Outcome::k_interrupted:
+      return "INTERRUPTED";
+  }
+  return "ERROR";
+}
+
+std::string verdict_key(Outcome outcome) {
+  std::string word = verdict_word(outcome);
+  for (char& c : word) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return word;
 }
 
 }  // namespace kseries::results

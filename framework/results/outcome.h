@@ -6,6 +6,7 @@
 // (and xpass is a failure).
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -23,5 +24,19 @@ std::optional<Outcome> parse_outcome(std::string_view name);
 // lit's Test.setResult for a cell that is expected to fail: fail becomes
 // xfail, pass becomes xpass; any other outcome stays.
 Outcome expect_failure(Outcome outcome);
+
+// Outcomes folded into one (kunit_tool's max_status): the worst, ranked
+// interrupted > error > xpass > fail > xfail > pass > skip, so a series of
+// passes and expected failures is xfail (EXPECTED), one skip among passes
+// a pass; nothing at all is skip.
+Outcome fold(std::span<const Outcome> outcomes);
+// The word a verdict (a series', a gate's) is given in every report: the
+// text, JUnit, HTML, KCIDB and the answer mail. "PASS", "SKIP", "EXPECTED"
+// (xfail: a known-bad revision caught by the cells its expectations name),
+// "FAIL" (fail, xpass), "ERROR", "INTERRUPTED".
+std::string verdict_word(Outcome outcome);
+// verdict_word in lower case, for a JSON value or a CSS class: "pass",
+// "expected", "fail", ...
+std::string verdict_key(Outcome outcome);
 
 }  // namespace kseries::results

@@ -81,9 +81,10 @@ std::pair<std::string, std::string> split_git_header(std::string_view rest,
           space == std::string_view::npos ? "" : unquote_path(rest.substr(space + 1), what)};
 }
 
-std::string path_problem(const std::string& path) { return tree_path_problem(path); }
-
 }  // namespace
+
+// One rule for a path a diff names: core/tree_path.h's.
+std::string path_problem(std::string_view path) { return tree_path_problem(path); }
 
 std::string unquote_git_path(std::string_view text, const std::string& what) {
   return unquote_path(text, what);

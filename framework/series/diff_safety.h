@@ -24,6 +24,13 @@ std::vector<DiffFile> diff_files(std::string_view diff);
 // with `what`.
 std::string unquote_git_path(std::string_view text, const std::string& what);
 
+// What is wrong with PATH as a path a patch may touch, "" for nothing: an
+// empty or absolute path, a ".." component, anything inside ".git" (any
+// case), a name longer than NAME_MAX or a path longer than PATH_MAX. The
+// one hostile-path rule, for the diff text (below) and for the paths
+// libgit2 parsed from it (git/diff_check.h).
+std::string path_problem(std::string_view path);
+
 // Throws Error(k_usage) starting with `what` (e.g. "patch 3/8 'mm: ...'")
 // when the diff touches an absolute path, a ".." component, anything inside
 // ".git", a symlink (mode 120000) or submodule (160000), quotes a path with a

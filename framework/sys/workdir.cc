@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "core/error.h"
+#include "sys/utc_time.h"
 
 namespace kseries {
 
@@ -31,12 +32,7 @@ std::filesystem::path WorkDir::default_root() {
 }
 
 std::filesystem::path WorkDir::new_run(std::string_view command) const {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-  const std::string base = std::string(stamp) + "-" + std::string(command);
+  const std::string base = utc_time_now("%Y%m%d-%H%M%S") + "-" + std::string(command);
   for (int n = 0; n < 1000; ++n) {
     auto dir = runs() / (n == 0 ? base : base + "-" + std::to_string(n));
     if (::mkdir(dir.c_str(), 0755) == 0) {

@@ -1,5 +1,6 @@
 #include "testing/fake_builds.h"
 
+#include "core/error.h"
 #include "git/libgit2.h"
 
 namespace kseries::testing {
@@ -10,6 +11,9 @@ kernel::StepResult FakeBuilds::build(const kernel::BuildRequest& request) {
   kernel::StepResult result;
   result.log = request.log;
   result.seconds = 1;
+  if (throwing.count(requests.size() - 1)) {
+    throw Error(ErrorKind::k_infrastructure, "make: No space left on device");
+  }
   if (failing.count(requests.size() - 1)) {
     result.status = kernel::StepStatus::k_build_failed;
     result.errors.push_back({kernel::Severity::k_error, "mm/broken.c", 3, 1, "oops", ""});

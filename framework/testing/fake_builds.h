@@ -20,6 +20,8 @@ class FakeBuilds : public kernel::KernelBuilds {
   // The builds (by their order, from 0) that fail with an error in
   // mm/broken.c.
   std::set<std::size_t> failing;
+  // The builds that throw Error(k_infrastructure), as a full disk does.
+  std::set<std::size_t> throwing;
   struct Seen {
     std::string target;
     std::string commit;  // hex

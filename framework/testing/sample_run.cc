@@ -94,7 +94,7 @@ json equivalence_session(const std::string& series) {
              {"problems", json::array()}}}}};
 }
 
-report::RunCell cell(const std::string& series, const std::string& name, const std::string& status,
+report::RunCell cell(const std::string& series, const std::string& name, results::Outcome status,
                      const std::string& summary) {
   report::RunCell c;
   c.series = series;
@@ -104,6 +104,18 @@ report::RunCell cell(const std::string& series, const std::string& name, const s
   c.detail = summary + "\n";
   c.seconds = 3;
   return c;
+}
+
+results::SeriesVerdict verdict(const std::string& series, results::Outcome outcome, bool known_bad,
+                               std::vector<results::Reason> reasons,
+                               std::vector<results::CellVerdict> outcomes) {
+  results::SeriesVerdict v;
+  v.series = series;
+  v.outcome = outcome;
+  v.known_bad = known_bad;
+  v.reasons = std::move(reasons);
+  v.outcomes = std::move(outcomes);
+  return v;
 }
 
 }  // namespace
@@ -116,34 +128,31 @@ report::RunRecord sample_gate_run(const std::string& subject) {
   run.base_commit = "a37409fe4ed9764415b222248aba3dd2ec461db1";
   run.base_label = "base/linux-source-6.12";
   run.finished = true;
-  run.ok = true;
+  run.outcome = results::Outcome::k_pass;
   run.time = {{"apply", 1}, {"cells (build, boot, judge)", 40}};
   run.series.push_back({"demo/v2",
                         "/series/demo/v2",
                         {{"/series/demo/v2/0001-a.patch", subject, std::string(64, '1')},
                          {"/series/demo/v2/0002-b.patch", "demo: use it", std::string(64, '2')}},
-                        true,
-                        true,
-                        false,
-                        {}});
+                        verdict("demo/v2", results::Outcome::k_pass, false, {}, {})});
   run.series.push_back(
       {"demo/bad",
        "/series/demo/bad",
        {{"/series/demo/bad/0001-a.patch", "demo: a bad one", std::string(64, '3')}},
-       true,
-       true,
-       true,
-       {"expected failure holds: toy memmap-equivalence: field flags"},
-       {{"apply", results::Outcome::k_pass},
-        {"toy memmap-equivalence", results::Outcome::k_xfail},
-        {"kasan memmap-equivalence", results::Outcome::k_fail}}});
+       verdict(
+           "demo/bad", results::Outcome::k_xfail, true,
+           {{results::ReasonKind::k_expectation_holds, "toy memmap-equivalence", "field flags"}},
+           {{"apply", results::Outcome::k_pass},
+            {"toy memmap-equivalence", results::Outcome::k_xfail},
+            {"kasan memmap-equivalence", results::Outcome::k_fail}})});
 
-  auto apply = cell("demo/v2", "apply", "pass", "2 patch(es) applied");
+  auto apply = cell("demo/v2", "apply", results::Outcome::k_pass, "2 patch(es) applied");
   apply.properties = {{"tip", std::string(40, 'c')},
                       {results::patch_fact_key(1, results::PatchFact::k_apply), "applied"},
                       {results::patch_fact_key(2, results::PatchFact::k_apply), "applied"}};
   run.cells.push_back(apply);
-  auto checkpatch = cell("demo/v2", "checkpatch", "pass", "0 error(s), 1 warning(s)");
+  auto checkpatch =
+      cell("demo/v2", "checkpatch", results::Outcome::k_pass, "0 error(s), 1 warning(s)");
   checkpatch.detail = "patch 1/2 '" + subject + "': WARNING:TODO: a TODO was added\n";
   checkpatch.properties = {{results::patch_fact_key(1, results::PatchFact::k_errors), "0"},
                            {results::patch_fact_key(1, results::PatchFact::k_warnings), "1"},
@@ -152,7 +161,8 @@ report::RunRecord sample_gate_run(const std::string& subject) {
                            {results::patch_fact_key(2, results::PatchFact::k_warnings), "0"},
                            {results::patch_fact_key(2, results::PatchFact::k_checks), "0"}};
   run.cells.push_back(checkpatch);
-  auto per_patch = cell("demo/v2", "per-patch toy", "pass", "every patch builds (2)");
+  auto per_patch =
+      cell("demo/v2", "per-patch toy", results::Outcome::k_pass, "every patch builds (2)");
   per_patch.detail = "patch 2/2 adds a warning: a.c: unused variable 'x'\n";
   per_patch.properties = {
       {results::patch_fact_key(1, results::PatchFact::k_build), "built"},
@@ -165,7 +175,8 @@ report::RunRecord sample_gate_run(const std::string& subject) {
       {results::patch_fact_key(2, results::PatchFact::k_warnings), "4"},
       {results::patch_fact_key(2, results::PatchFact::k_new_warnings), "1"}};
   run.cells.push_back(per_patch);
-  auto timing = cell("demo/v2", "toy memmap-timing", "pass", "4 testcase(s) pass");
+  auto timing =
+      cell("demo/v2", "toy memmap-timing", results::Outcome::k_pass, "4 testcase(s) pass");
   timing.dir = "/runs/r1/cells/t";
   timing.properties = {
       {"run_dir", "/runs/r1/cells/t"},
@@ -175,11 +186,11 @@ report::RunRecord sample_gate_run(const std::string& subject) {
   timing.session = timing_session("demo/v2");
   timing.booted = true;
   run.cells.push_back(timing);
-  run.cells.push_back(
-      cell("demo/v2", "nopmem memmap-timing", "skip", "target nopmem lacks 'pmem'"));
+  run.cells.push_back(cell("demo/v2", "nopmem memmap-timing", results::Outcome::k_skip,
+                           "target nopmem lacks 'pmem'"));
 
-  run.cells.push_back(cell("demo/bad", "apply", "pass", "1 patch(es) applied"));
-  auto equivalence = cell("demo/bad", "toy memmap-equivalence", "fail",
+  run.cells.push_back(cell("demo/bad", "apply", results::Outcome::k_pass, "1 patch(es) applied"));
+  auto equivalence = cell("demo/bad", "toy memmap-equivalence", results::Outcome::k_fail,
                           "oracle devdax-mem #1: fast path differs: first: field flags at pfn "
                           "0x100003");
   equivalence.dir = "/runs/r1/cells/e";
@@ -189,7 +200,7 @@ report::RunRecord sample_gate_run(const std::string& subject) {
   equivalence.session = equivalence_session("demo/bad");
   equivalence.booted = true;
   run.cells.push_back(equivalence);
-  auto broken = cell("demo/bad", "kasan memmap-equivalence", "fail",
+  auto broken = cell("demo/bad", "kasan memmap-equivalence", results::Outcome::k_fail,
                      "the candidate kernel does not build: mm/x.c:3: error: oops");
   run.cells.push_back(broken);
   return run;

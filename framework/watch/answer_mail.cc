@@ -1,7 +1,6 @@
 #include "watch/answer_mail.h"
 
 #include <algorithm>
-#include <ctime>
 #include <sstream>
 
 #include "core/utf8.h"

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "git/libgit2.h"
+#include "results/outcome.h"
 #include "series/series_chain.h"
 #include "sys/files.h"
 #include "watch/answer_mail.h"
@@ -93,7 +94,7 @@ void read_result(const WatchRequest& request, const gate::GateResult& result,
     if (v.series != name) {
       continue;
     }
-    facts.verdict = v.ok ? (v.known_bad ? "EXPECTED" : "PASS") : "FAIL";
+    facts.verdict = results::verdict_word(v.outcome);
     for (const auto& warning : v.warnings) {
       facts.verdict += ", warning: " + warning;
     }
@@ -181,8 +182,6 @@ void gate_revision(const WatchRequest& request, WatchServices& services,
   gate.series.push_back(s.series_dir);
   gate.reproduce.series.push_back(series_arguments(request, s));
   gate.matrix = request.matrix;
-  gate.configs = request.configs;
-  gate.testcases = request.testcases;
   const auto chain = load_series_chain(s.series_dir);
   const auto [base, label] = services.resolve_base(chain.back()->base_commit);
   gate.base = base;

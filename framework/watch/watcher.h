@@ -38,7 +38,7 @@ struct WatchRequest {
   std::optional<Since> since;
   std::uintmax_t max_fetch_bytes = 4ull << 30;
   std::vector<Match> matches;
-  gate::Matrix matrix;
+  gate::ResolvedMatrix matrix;
   std::string matrix_argument;  // as given, for the reproduce block
   std::filesystem::path configs;
   std::filesystem::path testcases;
