@@ -27,7 +27,11 @@ memcost::MemoryClockSettings memory_clock_settings(const po::variables_map& vm,
     qemu::check_clock_name(clock);
   }
   memcost::MemoryClockSettings settings;
-  if (clock != "memory") {
+  // A case whose oracle reads the plugin (nt-ordering) boots under the
+  // memory clock whatever --clock says: a profile given by name is its
+  // profile then too (it was silently icelake-sp's, locked-orders-nt and all).
+  const bool profile_given = vm.count("memory-profile") > 0 && !vm["memory-profile"].defaulted();
+  if (clock != "memory" && !profile_given) {
     return settings;
   }
   settings.profile =

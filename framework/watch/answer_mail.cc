@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/utf8.h"
+#include "sys/utc_time.h"
 #include "watch/archive_message.h"
 #include "watch/gmime_handles.h"
 #include "watch/header_text.h"
@@ -132,14 +133,7 @@ bool valid_from(const std::string& text) {
   return header_text(text) == text && mailboxes(text) != nullptr;
 }
 
-std::string mail_date_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S +0000", &utc);
-  return buffer;
-}
+std::string mail_date_now() { return utc_time_now("%a, %d %b %Y %H:%M:%S +0000"); }
 
 std::string compose_answer(const AnswerFacts& f) {
   ensure_gmime();
