@@ -140,8 +140,12 @@ TEST(PatchMailTest, ForgedCommitHeadersAreRefusedNamingTheLine) {
   text.from = "=?utf-8?q?Evil=0Acommitter_Mallory?= <e@x>";
   EXPECT_NE(refusal(text.render()).find("t.patch:1: the author name contains a line break"),
             std::string::npos);
+  // An encoded '<' ends the name where GMime reads the address: no line
+  // of it reaches the commit (git am would take the address as the name).
   text.from = "=?utf-8?q?Evil_<e@x>_0_+0000=0Agpgsig_x?= <e@x>";
-  EXPECT_NE(refusal(text.render()).find("t.patch:1: the author name contains"), std::string::npos);
+  const auto split = parse_one(text.render());
+  EXPECT_EQ(split.author.name.find('\n'), std::string::npos) << split.author.name;
+  EXPECT_EQ(split.author.email, "e@x");
   text.from = "Li Zhe <lizhe.67@bytedance.com>";
   text.body = "From: =?utf-8?q?Evil=0Aparent_0000?= <e@x>\n\nbody\n";
   EXPECT_NE(refusal(text.render()).find("t.patch:6: the author name contains a line break"),
