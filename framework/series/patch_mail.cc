@@ -218,9 +218,15 @@ void read_trailers(const std::vector<std::string_view>& lines, PatchMail& patch)
   }
 }
 
-// The diff as libgit2 wants it: names with spaces quoted as git reads them.
-std::string finish_diff(std::vector<std::string> diff_lines) {
+// The diff as libgit2 wants it: names with spaces quoted as git reads them;
+// a last section without a hunk closed by format-patch's "-- " line, without
+// which libgit2 1.5 refuses an empty new or deleted file there ("unexpected
+// header line"; one in the middle of a diff it refuses however it is closed).
+std::string finish_diff(std::vector<std::string> diff_lines, bool ends_without_hunk) {
   quote_git_headers(diff_lines);
+  if (ends_without_hunk) {
+    diff_lines.emplace_back("-- ");
+  }
   return join_lines(diff_lines);
 }
 
@@ -259,7 +265,7 @@ PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::pa
   if (patch.diff_line == 0) {
     patch.linked_ids = linked_message_ids(message.body);  // a cover names its predecessor
   }
-  patch.diff = finish_diff(std::move(text.diff_lines));
+  patch.diff = finish_diff(std::move(text.diff_lines), text.ends_without_hunk);
   return patch;
 }
 

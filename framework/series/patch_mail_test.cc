@@ -67,6 +67,17 @@ TEST(PatchMailTest, PrerequisitePatchIdsAreRead) {
   EXPECT_EQ(patch.diff, text.diff);
 }
 
+// libgit2 1.5 reads an empty new file at the end of a diff only when
+// format-patch's "-- " line follows it: the diff handed to it keeps one.
+TEST(PatchMailTest, ADiffEndingInAnEmptyNewFileKeepsASignatureLine) {
+  testing::PatchText text;
+  const std::string hunks = text.diff;
+  text.diff += "diff --git a/empty b/empty\nnew file mode 100644\nindex 0000000..e69de29\n";
+  EXPECT_EQ(parse_one(text.render()).diff, text.diff + "-- \n");
+  text.diff = hunks;
+  EXPECT_EQ(parse_one(text.render()).diff, hunks);
+}
+
 TEST(PatchMailTest, MessageWithoutDiffHasEmptyDiff) {
   testing::PatchText text;
   text.diff.clear();

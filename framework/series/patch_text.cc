@@ -181,7 +181,7 @@ class Reader {
       fail(start, "a deleted file that still has contents (git apply refuses it)");
     }
     if (hunks) {
-      m_out.ends_in_binary = false;
+      m_out.ends_without_hunk = false;
       note_uncounted_lines();
       return;
     }
@@ -192,14 +192,14 @@ class Reader {
           (starts_with(m_lines[m_at], "literal ") || starts_with(m_lines[m_at], "delta "))) {
         read_binary_hunk(false);
       }
-      m_out.ends_in_binary = true;
+      m_out.ends_without_hunk = false;
       return;
     }
     const std::string_view next = m_at < m_lines.size() ? m_lines[m_at] : std::string_view();
     if ((starts_with(next, "Binary files ") || starts_with(next, "Files ")) && next.size() >= 7 &&
         next.substr(next.size() - 7) == " differ") {
       take();
-      m_out.ends_in_binary = false;
+      m_out.ends_without_hunk = false;
       return;
     }
     const bool mode_change = !old_mode.empty() && !new_mode.empty() && old_mode != new_mode;
@@ -208,7 +208,7 @@ class Reader {
            "a file's diff with a header and nothing to apply (git apply: patch with "
            "only garbage)");
     }
-    m_out.ends_in_binary = false;  // an empty new file, a rename, a mode change
+    m_out.ends_without_hunk = true;  // an empty new file, a rename, a mode change
   }
 
   HunkHeader read_hunk() {

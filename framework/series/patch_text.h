@@ -35,7 +35,10 @@ struct PatchText {
   std::vector<std::string> diff_lines;    // the file sections, in order
   int diff_line = 0;                      // where the first one starts (0: none)
   std::vector<std::string_view> outside;  // every line outside them, in order
-  bool ends_in_binary = false;            // the last section is a binary patch
+  // The last section has no hunk (an empty new or deleted file, a rename,
+  // a mode change): libgit2 1.5 reads an empty new or deleted file only
+  // when a "-- " line follows it, so the diff handed to it gets one.
+  bool ends_without_hunk = false;
   // "file:line: ..." notes: lines right after a hunk that look like hunk
   // lines but its header does not count (git apply ignores them too).
   std::vector<std::string> notes;

@@ -59,7 +59,11 @@ TEST(PatchTextTest, ASignatureWithoutItsSpaceAndB4sFooterAreNotTheDiff) {
 TEST(PatchTextTest, AnEmptyNewFileEndsTheDiff) {
   const std::string empty_file =
       "diff --git a/empty b/empty\nnew file mode 100644\nindex 0000000..e69de29\n";
-  EXPECT_EQ(diff_of(k_diff + empty_file + "---\nbase-commit: 1234\n"), k_diff + empty_file);
+  PatchText text;
+  EXPECT_EQ(diff_of(k_diff + empty_file + "---\nbase-commit: 1234\n", &text), k_diff + empty_file);
+  EXPECT_TRUE(text.ends_without_hunk);
+  EXPECT_EQ(diff_of(empty_file + k_diff + k_signature, &text), empty_file + k_diff);
+  EXPECT_FALSE(text.ends_without_hunk);
   EXPECT_EQ(diff_of(empty_file + k_signature), empty_file);
   const std::string rename =
       "diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\n";
@@ -90,11 +94,11 @@ TEST(PatchTextTest, KeepsTheBlankLinesOfABinaryPatch) {
       "GIT binary patch\nliteral 11\nScmYew%wtF_s$^hfVg>*c^8$<j\n\nliteral 0\nHcmV?d00001\n\n";
   PatchText text;
   EXPECT_EQ(diff_of(diff + k_signature, &text), diff);
-  EXPECT_TRUE(text.ends_in_binary);
+  EXPECT_FALSE(text.ends_without_hunk);
   EXPECT_EQ(diff_of(k_diff + diff + k_signature, &text), k_diff + diff);
-  EXPECT_TRUE(text.ends_in_binary);
+  EXPECT_FALSE(text.ends_without_hunk);
   EXPECT_EQ(diff_of(diff + k_diff + k_signature, &text), diff + k_diff);
-  EXPECT_FALSE(text.ends_in_binary);
+  EXPECT_FALSE(text.ends_without_hunk);
   // The mail ends where the last literal's blank line belongs: it is put back.
   EXPECT_EQ(diff_of(diff.substr(0, diff.size() - 1), &text), diff);
 }

@@ -57,30 +57,40 @@ Envelope envelope(const MailMessage& message, const fs::path& file) {
   return e;
 }
 
-// A message without vN takes the revision the others give: the one
-// revision every versioned message says (a "v7" cover over "[PATCH n/7]"
-// patches, a "[PATCH] title" cover b4 saved over "[PATCH v11 n/31]"), else
-// the revision of the cover letter it replies to.
+// A message without vN takes the revision the others give: the revision of
+// the cover letter it replies to, else the one revision every versioned
+// message says (a "v7" cover over "[PATCH n/7]" patches, a "[PATCH] title"
+// cover b4 saved over "[PATCH v11 n/31]"). Not a message that a newer
+// revision's cover or single patch answers ("[PATCH v2]" posted in reply to
+// "[PATCH]"): it is v1, and so are the patches that reply to it.
 void inherit_revisions(std::vector<Envelope>& mails) {
   std::set<int> said;
-  std::map<std::string, const Envelope*> covers;
+  std::set<std::string> answered;  // by a versioned cover or single patch
   for (const auto& mail : mails) {
     if (mail.subject.explicit_revision) {
       said.insert(mail.subject.revision);
-      if (mail.subject.is_cover()) {
-        covers[mail.message_id] = &mail;
+      if (mail.subject.is_cover() || !mail.subject.numbered) {
+        answered.insert(mail.replies_to);
       }
     }
   }
+  std::map<std::string, const Envelope*> covers;
+  for (const auto& mail : mails) {
+    if ((mail.subject.explicit_revision && mail.subject.is_cover()) ||
+        (!mail.subject.explicit_revision && !mail.message_id.empty() &&
+         answered.count(mail.message_id))) {
+      covers[mail.message_id] = &mail;
+    }
+  }
   for (auto& mail : mails) {
-    if (mail.subject.explicit_revision) {
+    if (mail.subject.explicit_revision || covers.count(mail.message_id)) {
       continue;
     }
-    if (said.size() == 1) {
-      mail.subject.revision = *said.begin();
-    } else if (const auto cover = covers.find(mail.replies_to);
-               !mail.replies_to.empty() && cover != covers.end()) {
+    if (const auto cover = covers.find(mail.replies_to);
+        !mail.replies_to.empty() && cover != covers.end()) {
       mail.subject.revision = cover->second->subject.revision;
+    } else if (said.size() == 1) {
+      mail.subject.revision = *said.begin();
     }
   }
 }

@@ -162,6 +162,25 @@ TEST(SeriesTest, UnversionedPatchesTakeTheirCoversRevision) {
   EXPECT_EQ(series.patches.size(), 2u);
 }
 
+// "[PATCH v2]" posted in reply to "[PATCH]" (lore's thread of both): the
+// unversioned patch is v1, left as the older revision, as b4 am leaves it.
+TEST(SeriesTest, AnUnversionedPatchAnsweredByItsV2IsV1) {
+  TempDir tmp;
+  PatchText first;
+  first.subject = "[PATCH] demo: one change";
+  PatchText second;
+  second.subject = "[PATCH v2] demo: one change";
+  second.body = "The second take.\n";
+  put_file(tmp / "t.mbox",
+           with_headers(first.render(), "Message-ID: <v1@example.org>\n") +
+               with_headers(second.render(),
+                            "Message-ID: <v2@example.org>\nIn-Reply-To: <v1@example.org>\n"));
+  const Series series = load_series(tmp / "t.mbox");
+  EXPECT_EQ(series.revision, 2);
+  ASSERT_EQ(series.patches.size(), 1u);
+  EXPECT_NE(series.patches[0].body.find("second take"), std::string::npos);
+}
+
 // b4 saves a cover letter that has no 0/n ("[PATCH v3] ...") before the
 // patches: it is the cover, not a patch without a diff.
 TEST(SeriesTest, AnUnnumberedFirstMessageWithoutDiffIsTheCover) {
