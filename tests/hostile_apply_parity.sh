@@ -1,7 +1,8 @@
 # The diff applier against git am, on the classes of issue 32 that were
 # applied wrongly without a word: a hunk whose header counts fewer lines than
 # it has (was an empty commit; git am: corrupt patch), a MIME multipart mail
-# (was committed with its boundaries and =3D), "new file" over an existing
+# (was committed with its boundaries and =3D; then refused; now decoded with
+# GMime and applied as git am applies it), "new file" over an existing
 # path (was prepended), a diff without mode lines on an executable (was reset
 # to 100644) and a name component over 255 bytes (applied, then the checkout
 # failed). Each is either applied exactly as git am applies it (same tree)
@@ -85,7 +86,8 @@ outer.attach(part)
 open(sys.argv[2], "wb").write(first + b"\n" + outer.as_bytes() + b"\n")
 EOF
 grep -q '=3D' "$TMP/multipart.mbox" || fail "the multipart mail has no quoted-printable"
-SAYS_GIT_AM=applies refused multipart "multipart"
+# Decoded as git mailinfo decodes it (GMime): the same tree as git am.
+same_as_git_am multipart
 
 # "new file" over a path the tree has.
 patch_of newfile sh -c 'echo created >brand-new.txt'

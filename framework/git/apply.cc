@@ -5,6 +5,7 @@
 #include "core/elapsed.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "git/apply_base.h"
 #include "git/diff_check.h"
 #include "git/hunk_locator.h"
 #include "git/path_conflict.h"
@@ -308,6 +309,10 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       outcome.seconds = seconds_since(started);
       if (outcome.status == PatchStatus::k_failed) {
         failed = true;
+        // What the user can do about it starts with the base.
+        outcome.failure +=
+            (outcome.failure.empty() || outcome.failure.back() == '\n' ? "" : "\n") +
+            describe_base(base_facts(repo, series.base_commit, request.base, request.base_label));
       }
       try {
         writes.flush_if_large();

@@ -2,9 +2,9 @@
 
 #include "core/error.h"
 #include "core/text.h"
-#include "series/diff_scanner.h"
 #include "series/git_header.h"
 #include "series/mail_text.h"
+#include "series/patch_text.h"
 
 namespace kseries {
 namespace {
@@ -21,17 +21,25 @@ void check_line_size(std::string_view line, const std::filesystem::path& file, i
   }
 }
 
-std::string trim_blank_lines(const std::vector<std::string_view>& lines) {
-  size_t begin = 0;
-  size_t end = lines.size();
-  while (begin < end && trim(lines[begin]).empty()) ++begin;
-  while (end > begin && trim(lines[end - 1]).empty()) --end;
+bool is_blank(std::string_view line) { return trim(line).empty(); }
+
+// git's strbuf_stripspace, as git am cleans the message: trailing white
+// space of every line dropped, runs of blank lines made one, no blank line
+// at the start or the end.
+std::string stripspace(std::string_view text) {
   std::string out;
-  for (size_t i = begin; i < end; ++i) {
-    // git's mailinfo strips trailing white space of message lines.
-    std::string_view line = lines[i];
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) {
+  bool pending_blank = false;
+  for (std::string_view line : split_lines(text)) {
+    while (!line.empty() && std::string_view(" \t\v\f\r").find(line.back()) != std::string::npos) {
       line.remove_suffix(1);
+    }
+    if (line.empty()) {
+      pending_blank = !out.empty();
+      continue;
+    }
+    if (pending_blank) {
+      out += '\n';
+      pending_blank = false;
     }
     out += line;
     out += '\n';
@@ -39,35 +47,36 @@ std::string trim_blank_lines(const std::vector<std::string_view>& lines) {
   return out;
 }
 
-// Notes from decoding a header's encoded words, placed at `origin`.
-void place_notes(const std::vector<std::string>& found, std::string_view field,
-                 const TextOrigin& origin, std::vector<std::string>& notes) {
-  for (const auto& note : found) {
+// Raw header bytes declare no charset: what is not UTF-8 reads as Latin-1,
+// as git am reads it, with a note at `origin`. The result is valid UTF-8.
+std::string undeclared_to_utf8(std::string_view raw, std::string_view field,
+                               const TextOrigin& origin, std::vector<std::string>& notes) {
+  Utf8Text converted = to_utf8(raw, "");
+  if (const std::string note = conversion_note(converted, ""); !note.empty()) {
     notes.push_back(where_in(origin.file, origin.line) + ": " + std::string(field) + ": " + note);
   }
+  return std::move(converted.text);
 }
 
-// The subject as it goes into the commit: decoded, checked, cleaned. Its raw
-// bytes declare no charset ("": git am reads what is not UTF-8 as Latin-1).
+// The subject as it goes into the commit: decoded, checked, cleaned.
 std::string read_subject(std::string_view raw, const TextOrigin& origin,
                          std::vector<std::string>& notes) {
-  std::vector<std::string> decoding;
-  std::string decoded = decode_rfc2047(raw, &decoding);
-  place_notes(decoding, "the subject", origin, notes);
-  return commit_text(decoded, CommitField::k_subject, "", origin, notes);
+  const std::string text = undeclared_to_utf8(raw, "the subject", origin, notes);
+  return commit_text(decode_rfc2047(text), CommitField::k_subject, "utf-8", origin, notes);
 }
 
 // The author of a From: value, or nullopt when it holds no address.
 std::optional<Person> read_author(std::string_view raw, const TextOrigin& origin,
                                   std::vector<std::string>& notes) {
-  std::vector<std::string> decoding;
-  const auto person = parse_address(raw, &decoding);
+  std::vector<std::string> found;
+  const std::string text = undeclared_to_utf8(raw, "the author name", origin, found);
+  const auto person = parse_address(text);
   if (!person) {
     return std::nullopt;
   }
-  place_notes(decoding, "the author", origin, notes);
-  return Person{commit_text(person->name, CommitField::k_author_name, "", origin, notes),
-                commit_text(person->email, CommitField::k_author_email, "", origin, notes)};
+  notes.insert(notes.end(), found.begin(), found.end());
+  return Person{commit_text(person->name, CommitField::k_author_name, "utf-8", origin, notes),
+                commit_text(person->email, CommitField::k_author_email, "utf-8", origin, notes)};
 }
 
 }  // namespace
@@ -86,15 +95,6 @@ namespace {
 // The mail headers: Subject:, From: and Date: must all be there and readable.
 void read_mail_headers(const MailMessage& message, const std::filesystem::path& file,
                        PatchMail& patch) {
-  // git am takes the first text part of a MIME multipart mail, decoded;
-  // read as one text its boundaries and its =3D were committed. Refused,
-  // with the reason, rather than applied differently.
-  if (starts_with(to_lower(trim(message.header("Content-Type").value_or(""))), "multipart/")) {
-    throw usage_error(where_in(file, message.first_line) +
-                      ": refuses a MIME multipart mail (Content-Type: multipart/...): kseries does "
-                      "not split MIME parts; send the patch as plain text (git format-patch, "
-                      "git send-email)");
-  }
   const auto from = message.header("From");
   const auto date = message.header("Date");
   const auto subject = message.header("Subject");
@@ -116,127 +116,116 @@ void read_mail_headers(const MailMessage& message, const std::filesystem::path& 
                       (date ? " ('" + date->substr(0, 80) + "')" : ""));
   }
   patch.date = *parse_mail_date(*date);
+  const auto own = message_ids(message.header("Message-ID").value_or(""));
+  patch.message_id = own.empty() ? "" : own.front();
+  patch.replies_to = message_ids(message.header("In-Reply-To").value_or(""));
+  auto references = message_ids(message.header("References").value_or(""));
+  patch.replies_to.insert(patch.replies_to.end(), references.rbegin(), references.rend());
 }
 
-// In-body "From:"/"Subject:"/"Date:" lines (format-patch --from, b4)
-// override the mail headers, as `git am` does. Returns the index of the first
-// body line after them.
+// "From:" followed by white space, any case (git mailinfo's cmp_header).
+std::optional<std::string_view> in_body_field(std::string_view line, std::string_view name) {
+  if (line.size() > name.size() + 1 && to_lower(line.substr(0, name.size())) == to_lower(name) &&
+      line[name.size()] == ':' && (line[name.size() + 1] == ' ' || line[name.size() + 1] == '\t')) {
+    return line.substr(name.size() + 1);
+  }
+  return std::nullopt;
+}
+
+// In-body "From:"/"Subject:"/"Date:" lines at the top of the body
+// (format-patch --from, b4) override the mail headers, as git mailinfo's
+// header stage does: blank lines before them are skipped, each field counts
+// once, a field may be folded, and a blank line (or a line that is no such
+// field) ends them. Returns the index of the first line of the message.
 size_t read_in_body_headers(const std::vector<std::string_view>& lines, const MailMessage& message,
                             const std::filesystem::path& file, PatchMail& patch) {
-  auto in_body_header = [](std::string_view line) {
-    return starts_with(line, "From: ") || starts_with(line, "Subject: ") ||
-           starts_with(line, "Date: ");
-  };
   size_t i = 0;
-  if (lines.empty() || !in_body_header(lines[0])) {
-    return i;
+  while (i < lines.size() && is_blank(lines[i])) {
+    ++i;
   }
-  for (; i < lines.size() && !trim(lines[i]).empty(); ++i) {
-    const std::string_view line = lines[i];
+  bool seen[3] = {false, false, false};
+  static constexpr std::string_view k_fields[3] = {"From", "Subject", "Date"};
+  bool any = false;
+  while (i < lines.size()) {
+    std::string_view line = lines[i];
+    int field = -1;
+    for (int f = 0; f < 3; ++f) {
+      if (!seen[f] && in_body_field(line, k_fields[f])) {
+        field = f;
+      }
+    }
+    if (field < 0) {
+      break;
+    }
     const TextOrigin origin{file, message.body_line + static_cast<int>(i)};
     check_line_size(line, file, origin.line);
-    if (auto author = starts_with(line, "From: ") ? read_author(line.substr(6), origin, patch.notes)
-                                                  : std::nullopt) {
-      patch.author = std::move(*author);
-    } else if (starts_with(line, "Date: ") && parse_mail_date(line.substr(6))) {
-      patch.date = *parse_mail_date(line.substr(6));
-    } else if (starts_with(line, "Subject: ")) {
-      patch.raw_subject = read_subject(line.substr(9), origin, patch.notes);
+    std::string value(trim(*in_body_field(line, k_fields[field])));
+    for (++i; i < lines.size() && !lines[i].empty() && (lines[i][0] == ' ' || lines[i][0] == '\t');
+         ++i) {
+      check_line_size(lines[i], file, message.body_line + static_cast<int>(i));
+      value += " " + std::string(trim(lines[i]));  // a folded field
+    }
+    seen[field] = any = true;
+    if (field == 0) {
+      if (auto author = read_author(value, origin, patch.notes)) {
+        patch.author = std::move(*author);
+      }
+    } else if (field == 1) {
+      patch.raw_subject = read_subject(value, origin, patch.notes);
       patch.subject = parse_subject(patch.raw_subject, where_in(file, origin.line));
+    } else if (const auto date = parse_mail_date(value)) {
+      patch.date = *date;
     }
   }
-  return i;
-}
-
-// The body cut into its parts: the commit message, the notes below "---"
-// (dropped), the diff, and the trailers after it.
-struct BodyParts {
-  std::vector<std::string> message_lines;
-  int message_line = 0;  // where message_lines start
-  std::vector<std::string> diff_lines;
-  bool ends_in_binary = false;  // the diff's last file is a binary patch
-};
-
-BodyParts split_body(const std::vector<std::string_view>& lines, size_t i,
-                     const MailMessage& message, const std::filesystem::path& file,
-                     PatchMail& patch) {
-  BodyParts parts;
-  enum class Part { k_message, k_notes, k_diff, k_trailer } part = Part::k_message;
-  DiffScanner scanner;  // where the diff ends
-  for (; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
-    const int line_no = message.body_line + static_cast<int>(i);
-    if (part != Part::k_diff && starts_with(line, "diff --git ")) {
-      part = Part::k_diff;
-      patch.diff_line = line_no;
-    }
-    if (part != Part::k_diff) {
-      check_line_size(line, file, line_no);  // the diff has --max-patch-bytes
-    }
-    switch (part) {
-      case Part::k_message:
-        if (line == "---") {
-          part = Part::k_notes;  // diffstat and notes below '---'
-        } else {
-          parts.message_line = parts.message_lines.empty() ? line_no : parts.message_line;
-          parts.message_lines.emplace_back(line);
-        }
-        break;
-      case Part::k_notes:
-        break;
-      case Part::k_diff:
-        if (!scanner.take(line)) {
-          part = Part::k_trailer;
-          --i;  // read this line again as a trailer
-          continue;
-        }
-        if (scanner.overlong_hunk()) {
-          throw usage_error(file.string() + ":" + std::to_string(line_no) +
-                            ": refuses a hunk with more lines than its @@ header counts (git am: "
-                            "corrupt patch; libgit2 would drop them): '" +
-                            std::string(line.substr(0, 80)) + "'");
-        }
-        parts.diff_lines.emplace_back(line);
-        break;
-      case Part::k_trailer:
-        if (line == "-- ") {
-          i = lines.size();  // the signature ends the message
-        } else if (starts_with(line, "base-commit: ")) {
-          patch.base_commit = std::string(trim(line.substr(13)));
-        } else if (starts_with(line, "prerequisite-patch-id: ")) {
-          patch.prerequisite_patch_ids.emplace_back(trim(line.substr(23)));
-        } else if (starts_with(line, "change-id: ")) {
-          patch.change_id = std::string(trim(line.substr(11)));
-        }
-        break;
-    }
+  if (any && i < lines.size() && is_blank(lines[i])) {
+    ++i;  // the blank line that ends them
   }
-  parts.ends_in_binary = scanner.ends_in_binary();
-  return parts;
+  return any ? i : 0;
 }
 
-// A cover letter carries base-commit: in its body, with no diff.
-void read_cover_trailers(const std::vector<std::string_view>& lines, PatchMail& patch) {
-  for (const auto& line : lines) {
+// git mailinfo's patchbreak: where the commit message ends and the patch
+// part (notes, diffstat, diff) starts.
+bool is_patch_break(std::string_view line) {
+  if (starts_with(line, "diff -") || starts_with(line, "Index: ")) {
+    return true;
+  }
+  if (!starts_with(line, "---") || line.size() < 3) {
+    return false;
+  }
+  if (line.size() > 4 && line[3] == ' ' && line[4] != ' ' && line[4] != '\t') {
+    return true;  // "--- <filename>"
+  }
+  return trim(line.substr(3)).empty();  // "---" and white space only
+}
+
+// b4's and format-patch's trailers in the lines outside the diff (before
+// the signature): base-commit:, prerequisite-patch-id:, change-id:.
+void read_trailers(const std::vector<std::string_view>& lines, PatchMail& patch) {
+  for (const auto line : lines) {
+    if (line == "-- " || line == "--") {
+      break;  // the signature
+    }
+    if (line.size() > 1024) {
+      continue;  // no trailer is that long
+    }
     if (starts_with(line, "base-commit: ")) {
-      patch.base_commit = std::string(trim(std::string_view(line).substr(13)));
+      patch.base_commit = std::string(trim(line.substr(13)));
     } else if (starts_with(line, "prerequisite-patch-id: ")) {
-      patch.prerequisite_patch_ids.emplace_back(trim(std::string_view(line).substr(23)));
+      patch.prerequisite_patch_ids.emplace_back(trim(line.substr(23)));
     } else if (starts_with(line, "change-id: ")) {
-      patch.change_id = std::string(trim(std::string_view(line).substr(11)));
+      patch.change_id = std::string(trim(line.substr(11)));
     }
   }
 }
 
-// The diff as libgit2 wants it: trailing blank lines before the signature
-// are not part of it, except the one that ends a binary patch's last literal.
-std::string finish_diff(std::vector<std::string> diff_lines, bool ends_in_binary) {
-  while (!diff_lines.empty() && diff_lines.back().empty()) {
-    diff_lines.pop_back();
-  }
+// The diff as libgit2 wants it: names with spaces quoted as git reads them;
+// a last section without a hunk closed by format-patch's "-- " line, without
+// which libgit2 1.5 refuses an empty new or deleted file there ("unexpected
+// header line"; one in the middle of a diff it refuses however it is closed).
+std::string finish_diff(std::vector<std::string> diff_lines, bool ends_without_hunk) {
   quote_git_headers(diff_lines);
-  if (ends_in_binary && !diff_lines.empty()) {
-    diff_lines.emplace_back();
+  if (ends_without_hunk) {
+    diff_lines.emplace_back("-- ");
   }
   return join_lines(diff_lines);
 }
@@ -244,22 +233,39 @@ std::string finish_diff(std::vector<std::string> diff_lines, bool ends_in_binary
 }  // namespace
 
 PatchMail parse_patch_mail(const MailMessage& message, const std::filesystem::path& file) {
+  if (!message.problem.empty()) {
+    throw usage_error(message.problem);
+  }
   PatchMail patch;
   patch.file = file;
   patch.line = message.first_line;
   read_mail_headers(message, file, patch);
   const auto lines = split_lines(message.body);
   const size_t first = read_in_body_headers(lines, message, file, patch);
-  BodyParts parts = split_body(lines, first, message, file, patch);
-  if (patch.diff_line == 0) {
-    read_cover_trailers(lines, patch);
+  size_t end = first;
+  while (end < lines.size() && !is_patch_break(lines[end])) {
+    check_line_size(lines[end], file, message.body_line + static_cast<int>(end));
+    ++end;
   }
-  const std::string message_text =
-      commit_text(join_lines(parts.message_lines), CommitField::k_message,
-                  content_type_charset(message.header("Content-Type").value_or("")),
-                  {file, parts.message_line}, patch.notes);
-  patch.body = trim_blank_lines(split_lines(message_text));
-  patch.diff = finish_diff(std::move(parts.diff_lines), parts.ends_in_binary);
+  const std::vector<std::string_view> rest(lines.begin() + static_cast<long>(end), lines.end());
+  PatchText text = read_patch_text(rest, message.body_line + static_cast<int>(end), file.string());
+  patch.diff_line = text.diff_line;
+  patch.notes.insert(patch.notes.end(), text.notes.begin(), text.notes.end());
+  // A cover letter (no diff) may carry its trailers above a "---" or not.
+  read_trailers(patch.diff_line == 0 ? lines : text.outside, patch);
+  std::string message_text;
+  for (size_t i = first; i < end; ++i) {
+    message_text += lines[i];
+    message_text += '\n';
+  }
+  const std::string converted =
+      commit_text(message_text, CommitField::k_message, message.charset,
+                  {file, message.body_line + static_cast<int>(first)}, patch.notes);
+  patch.body = stripspace(converted);
+  if (patch.diff_line == 0) {
+    patch.linked_ids = linked_message_ids(message.body);  // a cover names its predecessor
+  }
+  patch.diff = finish_diff(std::move(text.diff_lines), text.ends_without_hunk);
   return patch;
 }
 

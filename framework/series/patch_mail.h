@@ -28,6 +28,13 @@ struct PatchMail {
   // b4's `change-id:` trailer (a cover letter's, after base-commit:): the
   // series' identity across revisions.
   std::optional<std::string> change_id;
+  // Its Message-ID (without <>), the ids it replies to (In-Reply-To, then
+  // References from the nearest), and the message-ids its body links
+  // ("https://lore.kernel.org/all/<id>/", "https://patch.msgid.link/<id>"):
+  // how a revision names the one before it.
+  std::string message_id;
+  std::vector<std::string> replies_to;
+  std::vector<std::string> linked_ids;
   // "file:line: ..." notes from cleaning the text (bytes that were not UTF-8).
   std::vector<std::string> notes;
 

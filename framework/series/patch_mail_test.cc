@@ -67,6 +67,17 @@ TEST(PatchMailTest, PrerequisitePatchIdsAreRead) {
   EXPECT_EQ(patch.diff, text.diff);
 }
 
+// libgit2 1.5 reads an empty new file at the end of a diff only when
+// format-patch's "-- " line follows it: the diff handed to it keeps one.
+TEST(PatchMailTest, ADiffEndingInAnEmptyNewFileKeepsASignatureLine) {
+  testing::PatchText text;
+  const std::string hunks = text.diff;
+  text.diff += "diff --git a/empty b/empty\nnew file mode 100644\nindex 0000000..e69de29\n";
+  EXPECT_EQ(parse_one(text.render()).diff, text.diff + "-- \n");
+  text.diff = hunks;
+  EXPECT_EQ(parse_one(text.render()).diff, hunks);
+}
+
 TEST(PatchMailTest, MessageWithoutDiffHasEmptyDiff) {
   testing::PatchText text;
   text.diff.clear();
@@ -140,8 +151,12 @@ TEST(PatchMailTest, ForgedCommitHeadersAreRefusedNamingTheLine) {
   text.from = "=?utf-8?q?Evil=0Acommitter_Mallory?= <e@x>";
   EXPECT_NE(refusal(text.render()).find("t.patch:1: the author name contains a line break"),
             std::string::npos);
+  // An encoded '<' ends the name where GMime reads the address: no line
+  // of it reaches the commit (git am would take the address as the name).
   text.from = "=?utf-8?q?Evil_<e@x>_0_+0000=0Agpgsig_x?= <e@x>";
-  EXPECT_NE(refusal(text.render()).find("t.patch:1: the author name contains"), std::string::npos);
+  const auto split = parse_one(text.render());
+  EXPECT_EQ(split.author.name.find('\n'), std::string::npos) << split.author.name;
+  EXPECT_EQ(split.author.email, "e@x");
   text.from = "Li Zhe <lizhe.67@bytedance.com>";
   text.body = "From: =?utf-8?q?Evil=0Aparent_0000?= <e@x>\n\nbody\n";
   EXPECT_NE(refusal(text.render()).find("t.patch:6: the author name contains a line break"),

@@ -62,7 +62,51 @@ RevisionIdentity revision_identity(const Series& series) {
     identity.source = IdentitySource::k_title;
     identity.key = series.title;
   }
+  identity.message_id = series.message_id;
+  identity.links = series.links;
   return identity;
+}
+
+void RevisionLinks::add(const RevisionIdentity& identity) {
+  if (!identity.message_id.empty()) {
+    m_by_message_id.insert_or_assign(identity.message_id, identity);
+  }
+}
+
+RevisionIdentity RevisionLinks::resolve(RevisionIdentity identity) const {
+  if (identity.source == IdentitySource::k_change_id) {
+    return identity;
+  }
+  for (const auto& link : identity.links) {
+    const auto known = m_by_message_id.find(link);
+    if (known != m_by_message_id.end() && known->second.message_id != identity.message_id) {
+      identity.source = known->second.source;
+      identity.key = known->second.key;
+      identity.linked_to = link;
+      break;
+    }
+  }
+  return identity;
+}
+
+std::vector<RevisionIdentity> revision_identities(const std::vector<const Series*>& series) {
+  std::vector<RevisionIdentity> identities;
+  for (const Series* one : series) {
+    identities.push_back(revision_identity(*one));
+  }
+  std::vector<size_t> order(identities.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&identities](size_t a, size_t b) {
+    return identities[a].revision < identities[b].revision;
+  });
+  RevisionLinks links;
+  for (const size_t i : order) {
+    identities[i] = links.resolve(identities[i]);
+    links.add(identities[i]);
+  }
+  return identities;
 }
 
 }  // namespace kseries

@@ -53,6 +53,48 @@ TEST(RevisionIdentityTest, ThenTheDirectoryThenTheTitle) {
   EXPECT_EQ(identity.family(), "other");
 }
 
+// A retitled v7 whose cover letter links v6 (nvdimm@lists.linux.dev: the
+// one miss of 13 real multi-revision series) stays in v6's family; a
+// change-id of its own still comes first.
+TEST(RevisionIdentityTest, ARetitledRevisionThatLinksItsPredecessorStaysInItsFamily) {
+  TempDir dir;
+  auto mbox = [&dir](const std::string& name, int revision, const std::string& title,
+                     const std::string& headers, const std::string& text) {
+    PatchText cover;
+    cover.subject = "[PATCH v" + std::to_string(revision) + " 0/1] " + title;
+    cover.diff.clear();
+    cover.body = text;
+    std::string rendered = cover.render();
+    rendered.insert(rendered.find("Subject:"), headers);
+    PatchText patch;
+    patch.subject = "[PATCH v" + std::to_string(revision) + " 1/1] demo: step 1";
+    put_file(dir / name, rendered + patch.render());
+    return load_series(dir / name);
+  };
+  const Series v6 =
+      mbox("v6.mbox", 6, "mm: the first title", "Message-ID: <v6@x.org>\n", "Text.\n");
+  const Series v7 = mbox("v7.mbox", 7, "mm: a new title", "Message-ID: <v7@x.org>\n",
+                         "Changes since v6 (https://lore.kernel.org/all/v6@x.org/):\n");
+  const Series v8 = mbox("v8.mbox", 8, "mm: newer still",
+                         "Message-ID: <v8@x.org>\nIn-Reply-To: <v7@x.org>\n", "Text.\n");
+  const Series other = mbox("o.mbox", 2, "mm: unrelated", "Message-ID: <o@x.org>\n", "Text.\n");
+  EXPECT_NE(revision_identity(v7).family(), revision_identity(v6).family());
+  const auto identities = revision_identities({&v8, &other, &v7, &v6});
+  EXPECT_EQ(identities[0].family(), "title: mm: the first title");
+  EXPECT_EQ(identities[0].linked_to, "v7@x.org");
+  EXPECT_EQ(identities[2].family(), "title: mm: the first title");
+  EXPECT_EQ(identities[2].label(), "title 'mm: the first title' v7");
+  EXPECT_EQ(identities[3].family(), "title: mm: the first title");
+  EXPECT_EQ(identities[1].family(), "title: mm: unrelated");
+  // Its own change-id first.
+  RevisionLinks links;
+  links.add(identities[3]);
+  RevisionIdentity own = revision_identity(v7);
+  own.source = IdentitySource::k_change_id;
+  own.key = "20260101-own-0123456789ab";
+  EXPECT_EQ(links.resolve(own).family(), "change-id: 20260101-own-0123456789ab");
+}
+
 TEST(RevisionIdentityTest, ValidChangeIds) {
   EXPECT_TRUE(valid_change_id("20221103-foo-bar-abc123def456"));
   EXPECT_FALSE(valid_change_id(""));

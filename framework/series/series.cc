@@ -1,6 +1,7 @@
 #include "series/series.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -16,9 +17,106 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_reply(const PatchMail& mail) {
-  const std::string lower = to_lower(trim(mail.raw_subject).substr(0, 4));
-  return starts_with(lower, "re:") || starts_with(lower, "aw:");
+// A reply (or a forward) to a message of the thread, known by its subject
+// alone: recognised before its body is read, so that nothing a reply holds
+// (a pasted diff, a MIME signature, a bot's report) can sink the series.
+bool is_reply(const MailMessage& message) {
+  const std::string decoded = message.subject();
+  std::string_view subject = trim(decoded);
+  std::string word;
+  while (!subject.empty() && word.size() < 8 && subject.front() != ':' && subject.front() != ' ') {
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(subject.front())));
+    subject.remove_prefix(1);
+  }
+  subject = trim(subject);
+  if (subject.empty() || subject.front() != ':') {
+    return false;
+  }
+  static const std::set<std::string> k_prefixes = {"re", "aw", "sv", "antw", "odp", "fw", "fwd"};
+  return k_prefixes.count(word) > 0;
+}
+
+// What the headers of a message that is not a reply say: enough to choose
+// the revision before any body is read.
+struct Envelope {
+  const MailMessage* message = nullptr;
+  fs::path file;
+  Subject subject;
+  std::string message_id;
+  std::string replies_to;  // In-Reply-To, "" none
+};
+
+Envelope envelope(const MailMessage& message, const fs::path& file) {
+  Envelope e{&message, file, {}, {}, {}};
+  e.subject =
+      parse_subject(message.subject(), file.string() + ":" + std::to_string(message.first_line));
+  const auto own = message_ids(message.header("Message-ID").value_or(""));
+  e.message_id = own.empty() ? "" : own.front();
+  const auto parent = message_ids(message.header("In-Reply-To").value_or(""));
+  e.replies_to = parent.empty() ? "" : parent.front();
+  return e;
+}
+
+// A message without vN takes the revision the others give: the revision of
+// the cover letter it replies to, else the one revision every versioned
+// message says (a "v7" cover over "[PATCH n/7]" patches, a "[PATCH] title"
+// cover b4 saved over "[PATCH v11 n/31]"). Not a message that a newer
+// revision's cover or single patch answers ("[PATCH v2]" posted in reply to
+// "[PATCH]"): it is v1, and so are the patches that reply to it.
+void inherit_revisions(std::vector<Envelope>& mails) {
+  std::set<int> said;
+  std::set<std::string> answered;  // by a versioned cover or single patch
+  for (const auto& mail : mails) {
+    if (mail.subject.explicit_revision) {
+      said.insert(mail.subject.revision);
+      if (mail.subject.is_cover() || !mail.subject.numbered) {
+        answered.insert(mail.replies_to);
+      }
+    }
+  }
+  std::map<std::string, const Envelope*> covers;
+  for (const auto& mail : mails) {
+    if ((mail.subject.explicit_revision && mail.subject.is_cover()) ||
+        (!mail.subject.explicit_revision && !mail.message_id.empty() &&
+         answered.count(mail.message_id))) {
+      covers[mail.message_id] = &mail;
+    }
+  }
+  for (auto& mail : mails) {
+    if (mail.subject.explicit_revision || covers.count(mail.message_id)) {
+      continue;
+    }
+    if (const auto cover = covers.find(mail.replies_to);
+        !mail.replies_to.empty() && cover != covers.end()) {
+      mail.subject.revision = cover->second->subject.revision;
+    } else if (said.size() == 1) {
+      mail.subject.revision = *said.begin();
+    }
+  }
+}
+
+// An mbox that is a thread (lore's t.mbox) may hold several revisions, v7
+// posted in reply to v6: the newest is the series, as b4 am takes it.
+void keep_newest_revision(std::vector<Envelope>& mails, std::vector<std::string>& notes) {
+  std::set<int> revisions;
+  for (const auto& mail : mails) {
+    revisions.insert(mail.subject.revision);
+  }
+  if (revisions.size() <= 1) {
+    return;
+  }
+  const int newest = *revisions.rbegin();
+  const size_t before = mails.size();
+  mails.erase(std::remove_if(mails.begin(), mails.end(),
+                             [newest](const Envelope& m) { return m.subject.revision != newest; }),
+              mails.end());
+  std::string older;
+  for (const int revision : revisions) {
+    older += revision == newest ? "" : (older.empty() ? "v" : ", v") + std::to_string(revision);
+  }
+  notes.push_back("the mbox holds several revisions: took v" + std::to_string(newest) +
+                  ", the newest, and left " + std::to_string(before - mails.size()) +
+                  " message(s) of " + older);
 }
 
 std::vector<fs::path> read_depends(const fs::path& dir) {
@@ -131,28 +229,65 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
     files.push_back({source, source.string(), false});
   }
 
-  std::vector<PatchMail> mails;
+  // Replies are known by their headers and set aside before any body is read.
+  std::vector<std::pair<MailMessage, fs::path>> messages;
+  size_t replies = 0;
+  bool threaded = false;
   for (const auto& listed : files) {
     // A pipe too: `--series <(b4 am -o - ...)`; never a device (/dev/zero).
     const std::string text = read_file(listed.file, k_max_input_bytes, InputKind::k_file_or_pipe);
-    for (const auto& message : split_mbox(text, listed.file)) {
-      mails.push_back(parse_patch_mail(message, listed.file));
+    for (auto& message : split_mbox(text, listed.file)) {
+      threaded = threaded || message.header("In-Reply-To").has_value();
+      if (is_reply(message)) {
+        ++replies;
+      } else {
+        messages.emplace_back(std::move(message), listed.file);
+      }
+    }
+  }
+  std::vector<Envelope> envelopes;
+  for (const auto& [message, file] : messages) {
+    envelopes.push_back(envelope(message, file));
+  }
+  inherit_revisions(envelopes);
+  const bool one_mbox = !fs::is_directory(source);
+  if (one_mbox) {
+    keep_newest_revision(envelopes, series.notes);
+  }
+  std::vector<PatchMail> mails;
+  for (const auto& chosen : envelopes) {
+    mails.push_back(parse_patch_mail(*chosen.message, chosen.file));
+    if (!mails.back().subject.explicit_revision) {
+      mails.back().subject.revision = chosen.subject.revision;
     }
   }
 
-  size_t replies = 0;
-  for (auto& mail : mails) {
-    if (is_reply(mail)) {
-      ++replies;
+  size_t follow_ups = 0;
+  for (size_t i = 0; i < mails.size(); ++i) {
+    auto& mail = mails[i];
+    series.notes.insert(series.notes.end(), mail.notes.begin(), mail.notes.end());
+    // A cover letter is 0/n; or, unnumbered, the first message when it has
+    // no diff and patches follow (b4 saves a "[PATCH v3] ..." cover so).
+    const bool unnumbered_cover =
+        i == 0 && mail.diff.empty() && !mail.subject.numbered && mails.size() > 1 && !series.cover;
+    if (mail.subject.is_cover() && series.cover && threaded && one_mbox) {
+      ++follow_ups;  // "[PATCH v8 0/9]" again, sent in reply to the thread: not its cover
       continue;
     }
-    series.notes.insert(series.notes.end(), mail.notes.begin(), mail.notes.end());
-    if (mail.subject.is_cover()) {
+    if (mail.subject.is_cover() || unnumbered_cover) {
       if (series.cover) {
         throw usage_error(mail.where() + ": a second cover letter (first at " +
                           series.cover->where() + ")");
       }
+      if (unnumbered_cover) {
+        series.notes.push_back(mail.where() + ": '" + mail.raw_subject +
+                               "' has no diff and no 0/n: read as the cover letter");
+      }
       series.cover = std::move(mail);
+      continue;
+    }
+    if (mail.diff.empty() && threaded && one_mbox && !mail.subject.numbered) {
+      ++follow_ups;  // a thread's unnumbered message without a diff: not a patch
       continue;
     }
     if (mail.diff.empty()) {
@@ -163,6 +298,11 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
   }
   if (replies > 0) {
     series.notes.push_back("skipped " + std::to_string(replies) + " reply message(s) (Re:)");
+  }
+  if (follow_ups > 0) {
+    series.notes.push_back("skipped " + std::to_string(follow_ups) +
+                           " message(s) of the thread that are neither a patch nor its first "
+                           "cover letter");
   }
   if (series.patches.empty()) {
     throw usage_error(source.string() + ": the series has no patches" +
@@ -216,6 +356,10 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
   if (!series.base_commit && series.cover && series.cover->base_commit) {
     series.base_commit = series.cover->base_commit;
   }
+  const PatchMail& head = series.cover ? *series.cover : series.patches.front();
+  series.message_id = head.message_id;
+  series.links = head.replies_to;
+  series.links.insert(series.links.end(), head.linked_ids.begin(), head.linked_ids.end());
   series.change_id = series.cover ? series.cover->change_id : std::nullopt;
   for (const auto& patch : series.patches) {
     series.change_id = series.change_id ? series.change_id : patch.change_id;

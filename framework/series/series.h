@@ -29,6 +29,12 @@ struct Series {
   // identity across revisions (series/revision_identity.h).
   std::optional<std::string> change_id;
   std::vector<std::string> prerequisite_patch_ids;
+  // The Message-ID the revision was posted under (its cover letter's, else
+  // its first patch's) and the message-ids its cover letter names: the one
+  // it replies to, its References, the lore links in its text. A revision
+  // names its predecessor so (series/revision_identity.h).
+  std::string message_id;
+  std::vector<std::string> links;
   // Series to apply first (from the directory's `depends` file), absolute.
   std::vector<std::filesystem::path> depends;
   // Notes for the user (skipped replies, a missing series file...).

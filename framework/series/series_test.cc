@@ -104,12 +104,115 @@ TEST(SeriesTest, RejectsADuplicateNamingBothPlaces) {
   EXPECT_NE(error.find("s.mbox:1"), std::string::npos) << error;
 }
 
-TEST(SeriesTest, RejectsMixedRevisions) {
+TEST(SeriesTest, RejectsMixedRevisionsInADirectory) {
   TempDir tmp;
-  put_file(tmp / "s.mbox", patch(1, 2, 2) + patch(2, 2, 3));
-  const std::string error = error_of(tmp / "s.mbox");
+  make_series_dir(tmp / "d", {"1.patch", "2.patch"}, {patch(1, 2, 2), patch(2, 2, 3)});
+  const std::string error = error_of(tmp / "d");
   EXPECT_NE(error.find("mixed revisions"), std::string::npos) << error;
   EXPECT_NE(error.find("v3"), std::string::npos) << error;
+}
+
+std::string with_headers(const std::string& mail, const std::string& headers) {
+  const auto at = mail.find("Subject:");
+  return mail.substr(0, at) + headers + mail.substr(at);
+}
+
+// A lore thread mbox: v3 posted in reply to v2, replies that a patch parser
+// would refuse (a pasted hunk, a multipart signed mail, a bot's report).
+// The replies are known from their headers and skipped unread; the newest
+// revision is the series, as b4 am takes it.
+TEST(SeriesTest, AThreadMboxIsReadAsB4ReadsIt) {
+  TempDir tmp;
+  PatchText review;
+  review.subject = "Re: [PATCH v3 1/2] demo: step 1";
+  review.body = "> +c\n\nWhat about this?\n";
+  review.diff = "@@ -1,5 +1,5 @@\n-quoted hunk\n";
+  PatchText signed_reply;
+  signed_reply.subject = "RE: [PATCH v3 0/2] demo: the series title";
+  signed_reply.diff.clear();
+  const std::string multipart =
+      with_headers(signed_reply.render(), "Content-Type: multipart/signed; boundary=\"b\"\n");
+  PatchText bot;
+  bot.subject = "Re: [PATCH v3 2/2] demo: step 2";
+  bot.date = "not a date";
+  put_file(tmp / "t.mbox", cover(2, 2) + patch(1, 2, 2) + patch(2, 2, 2) + cover(2, 3) +
+                               review.render() + patch(1, 2, 3) + multipart + patch(2, 2, 3) +
+                               bot.render());
+  const Series series = load_series(tmp / "t.mbox");
+  EXPECT_EQ(series.revision, 3);
+  ASSERT_EQ(series.patches.size(), 2u);
+  EXPECT_EQ(series.patches[1].subject.revision, 3);
+  ASSERT_EQ(series.notes.size(), 2u);
+  EXPECT_EQ(series.notes[0],
+            "the mbox holds several revisions: took v3, the newest, and left 3 message(s) of v2");
+  EXPECT_EQ(series.notes[1], "skipped 3 reply message(s) (Re:)");
+}
+
+// A "v7" cover letter over "[PATCH n/7]" patches: one revision, v7.
+TEST(SeriesTest, UnversionedPatchesTakeTheirCoversRevision) {
+  TempDir tmp;
+  PatchText first;
+  first.subject = "[PATCH 1/2] demo: step 1";
+  PatchText second;
+  second.subject = "[PATCH 2/2] demo: step 2";
+  make_series_dir(tmp / "d", {"0.patch", "1.patch", "2.patch"},
+                  {cover(2, 7), first.render(), second.render()});
+  const Series series = load_series(tmp / "d");
+  EXPECT_EQ(series.revision, 7);
+  EXPECT_EQ(series.patches.size(), 2u);
+}
+
+// "[PATCH v2]" posted in reply to "[PATCH]" (lore's thread of both): the
+// unversioned patch is v1, left as the older revision, as b4 am leaves it.
+TEST(SeriesTest, AnUnversionedPatchAnsweredByItsV2IsV1) {
+  TempDir tmp;
+  PatchText first;
+  first.subject = "[PATCH] demo: one change";
+  PatchText second;
+  second.subject = "[PATCH v2] demo: one change";
+  second.body = "The second take.\n";
+  put_file(tmp / "t.mbox",
+           with_headers(first.render(), "Message-ID: <v1@example.org>\n") +
+               with_headers(second.render(),
+                            "Message-ID: <v2@example.org>\nIn-Reply-To: <v1@example.org>\n"));
+  const Series series = load_series(tmp / "t.mbox");
+  EXPECT_EQ(series.revision, 2);
+  ASSERT_EQ(series.patches.size(), 1u);
+  EXPECT_NE(series.patches[0].body.find("second take"), std::string::npos);
+}
+
+// b4 saves a cover letter that has no 0/n ("[PATCH v3] ...") before the
+// patches: it is the cover, not a patch without a diff.
+TEST(SeriesTest, AnUnnumberedFirstMessageWithoutDiffIsTheCover) {
+  TempDir tmp;
+  PatchText head;
+  head.subject = "[PATCH v2] demo: the series title";
+  head.diff.clear();
+  PatchText one;
+  one.subject = "[PATCH v2] demo: one change";
+  make_series_dir(tmp / "d", {"0000-cover-letter.patch", "0001-series.mbx"},
+                  {head.render(), one.render()});
+  const Series series = load_series(tmp / "d");
+  ASSERT_TRUE(series.cover);
+  EXPECT_EQ(series.title, "demo: the series title");
+  ASSERT_EQ(series.patches.size(), 1u);
+}
+
+// The message-ids a revision names: its own, the one it replies to, the
+// lore links of its cover letter.
+TEST(SeriesTest, RecordsWhichMessagesTheCoverLetterNames) {
+  TempDir tmp;
+  PatchText head;
+  head.subject = "[PATCH v7 0/1] demo: a new title";
+  head.diff.clear();
+  head.body = "v6: https://lore.kernel.org/all/v6-cover@example.org/\n";
+  put_file(tmp / "s.mbox",
+           with_headers(head.render(),
+                        "Message-ID: <v7-cover@example.org>\nIn-Reply-To: <v6-7@example.org>\n") +
+               patch(1, 1, 7));
+  const Series series = load_series(tmp / "s.mbox");
+  EXPECT_EQ(series.message_id, "v7-cover@example.org");
+  EXPECT_EQ(series.links, (std::vector<std::string>{"v6-7@example.org", "v6-cover@example.org"}));
 }
 
 TEST(SeriesTest, RejectsAMessageWithoutDiff) {

@@ -1,7 +1,6 @@
 #include "series/subject.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -35,15 +34,40 @@ int bounded_number(std::string_view digits, int max, const std::string& what, st
   return static_cast<int>(value);
 }
 
+// The words of one [...] prefix group: PATCH/RFC, vN, m/n.
+void read_prefix(std::string_view group, const std::string& where, Subject& subject) {
+  for (const auto& word : split_words(group)) {
+    const std::string_view text = word;
+    const auto slash = text.find('/');
+    if (text.size() > 1 && (text[0] == 'v' || text[0] == 'V') && all_digits(text.substr(1))) {
+      subject.revision = bounded_number(text.substr(1), k_max_revision, "revision", text, where);
+      subject.explicit_revision = true;
+    } else if (slash != std::string_view::npos && all_digits(text.substr(0, slash)) &&
+               all_digits(text.substr(slash + 1))) {
+      subject.index =
+          bounded_number(text.substr(0, slash), k_max_patches, "patch number", text, where);
+      subject.total =
+          bounded_number(text.substr(slash + 1), k_max_patches, "patch count", text, where);
+      subject.numbered = true;
+    } else if (to_lower(word) == "rfc") {
+      subject.rfc = true;
+    }
+  }
+}
+
 }  // namespace
 
 Subject parse_subject(std::string_view raw, const std::string& where) {
   Subject subject;
-  std::string_view rest = trim(raw);
+  std::string_view rest = raw;
   for (;;) {
-    const std::string lower = to_lower(rest.substr(0, 5));
-    if (starts_with(lower, "re:") || starts_with(lower, "fwd:")) {
-      rest = trim(rest.substr(rest.find(':') + 1));
+    if (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t' || rest.front() == ':')) {
+      rest.remove_prefix(1);
+      continue;
+    }
+    // git: "re:" needs something after it (subject->len > at + 3).
+    if (rest.size() > 3 && to_lower(rest.substr(0, 3)) == "re:") {
+      rest.remove_prefix(3);
       continue;
     }
     if (rest.empty() || rest.front() != '[') {
@@ -53,27 +77,18 @@ Subject parse_subject(std::string_view raw, const std::string& where) {
     if (close == std::string_view::npos) {
       break;
     }
-    std::istringstream words{std::string(rest.substr(1, close - 1))};
-    std::string word;
-    while (words >> word) {
-      const std::string_view text = word;
-      const auto slash = text.find('/');
-      if (text.size() > 1 && (text[0] == 'v' || text[0] == 'V') && all_digits(text.substr(1))) {
-        subject.revision = bounded_number(text.substr(1), k_max_revision, "revision", text, where);
-      } else if (slash != std::string_view::npos && all_digits(text.substr(0, slash)) &&
-                 all_digits(text.substr(slash + 1))) {
-        subject.index =
-            bounded_number(text.substr(0, slash), k_max_patches, "patch number", text, where);
-        subject.total =
-            bounded_number(text.substr(slash + 1), k_max_patches, "patch count", text, where);
-        subject.numbered = true;
-      } else if (to_lower(word) == "rfc") {
-        subject.rfc = true;
-      }
-    }
-    rest = trim(rest.substr(close + 1));
+    read_prefix(rest.substr(1, close - 1), where, subject);
+    rest.remove_prefix(close + 1);
   }
-  subject.title = std::string(rest);
+  // cleanup_space: every white space run becomes one space.
+  for (const char c : trim(rest)) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    if (!space) {
+      subject.title += c;
+    } else if (subject.title.empty() || subject.title.back() != ' ') {
+      subject.title += ' ';
+    }
+  }
   return subject;
 }
 
