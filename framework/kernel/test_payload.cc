@@ -19,16 +19,18 @@ constexpr std::string_view k_export_key = "KSERIES_EXPORT";
 // target's lock for the make's four hours.
 constexpr auto k_payload_timeout = std::chrono::minutes(45);
 
+// The last LINES lines of TEXT (all of it when it has fewer, or none).
 std::string tail_lines(const std::string& text, std::size_t lines) {
   std::size_t pos = text.size();
   while (lines > 0 && pos > 0) {
-    pos = text.rfind('\n', pos - 1);
-    if (pos == std::string::npos) {
+    const std::size_t newline = text.rfind('\n', pos - 1);
+    if (newline == std::string::npos) {
       return text;
     }
+    pos = newline;
     --lines;
   }
-  return text.substr(pos + 1);
+  return lines > 0 ? text : text.substr(pos + 1);
 }
 
 // The commit's files under PATHS written to DEST (libgit2's checkout of a
