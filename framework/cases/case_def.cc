@@ -72,9 +72,11 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
                             "at most 64)");
         }
         std::error_code ec;
-        if (!std::filesystem::is_regular_file(testcases_dir / module / "Kbuild", ec)) {
+        if (!std::filesystem::is_regular_file(testcases_dir / module / "Kbuild", ec) &&
+            !std::filesystem::is_regular_file(testcases_dir / module / "Makefile", ec)) {
           throw usage_error(where + ": module '" + module + "' has no " +
-                            (testcases_dir / module / "Kbuild").string());
+                            (testcases_dir / module / "Kbuild").string() +
+                            " (a test module) or Makefile (a test payload)");
         }
       }
       def.modules = list;

@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "kernel/kernel_verify.h"
 #include "kernel/module_build.h"
 #include "kernel/source_check.h"
+#include "kernel/test_payload.h"
 #include "sys/files.h"
 
 namespace kseries::kernel {
@@ -175,7 +177,8 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key,
       kernel.module_errors[name] = read_file(out.string() + ".error");
     } else if (fs::is_directory(out)) {
       for (const auto& entry : fs::directory_iterator(out)) {
-        if (entry.path().extension() == ".ko") {
+        // A test module's .ko, or a test payload's .tar (kernel/test_payload.h).
+        if (entry.path().extension() == ".ko" || entry.path().extension() == ".tar") {
           kernel.modules[name] = entry.path();
         }
       }
@@ -221,6 +224,14 @@ void KernelBuilder::build_modules(const BuildRequest& request, const fs::path& k
     const fs::path partial = out.string() + ".partial";
     fs::remove_all(partial);
     try {
+      if (is_test_payload(source)) {
+        const PayloadBuildSpec payload{target_dir(target) / "src", build_dir, source, partial,
+                                       make[5].substr(3),          m_jobs,    env};
+        const auto tar = build_payload(payload, m_store, request.commit, m_runner);
+        fs::rename(partial, out);
+        progress("test payload " + source.filename().string() + ": " + tar.filename().string());
+        continue;
+      }
       ModuleBuildSpec module{build_dir, source, partial, {make.begin() + 5, make.end()}, env};
       const auto kos = build_module(module, m_runner);
       fs::rename(partial, out);
@@ -428,7 +439,11 @@ StepResult KernelBuilder::build_locked(Job& job) {
   // recompile everything the previous kernel of this directory changed.
   // Module.symvers comes from the directory's last full build (same target),
   // which is all modpost needs for the symbols a test module uses.
-  if (known && fs::exists(job.dir / "build" / "vmlinux") &&
+  // A test payload takes in-tree modules from the build directory, which
+  // must then hold this very kernel: a full (incremental) make, below.
+  const bool payload = std::any_of(request.test_modules.begin(), request.test_modules.end(),
+                                   [](const fs::path& dir) { return is_test_payload(dir); });
+  if (known && !payload && fs::exists(job.dir / "build" / "vmlinux") &&
       fs::exists(job.dir / "build" / "Module.symvers")) {
     auto prepare = spec(make_command(job.target(), {"modules_prepare"}), request.log);
     prepare.timeout = k_make_timeout;

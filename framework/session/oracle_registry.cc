@@ -12,6 +12,7 @@ std::unique_ptr<Oracle> make_hugetlb_tails_oracle();       // oracle_hugetlb.cc
 std::unique_ptr<Oracle> make_slow_path_work_oracle();      // oracle_slow_path_work.cc
 std::unique_ptr<Oracle> make_nt_ordering_oracle();         // oracle_nt_ordering.cc
 std::unique_ptr<Oracle> make_memmap_state_oracle();        // oracle_memmap_state.cc
+std::unique_ptr<Oracle> make_ktap_oracle();                // oracle_ktap.cc
 
 const std::vector<std::unique_ptr<Oracle>>& registered_oracles() {
   static const std::vector<std::unique_ptr<Oracle>> oracles = [] {
@@ -22,6 +23,7 @@ const std::vector<std::unique_ptr<Oracle>>& registered_oracles() {
     list.push_back(make_slow_path_work_oracle());
     list.push_back(make_nt_ordering_oracle());
     list.push_back(make_memmap_state_oracle());
+    list.push_back(make_ktap_oracle());
     return list;
   }();
   return oracles;

@@ -1,0 +1,56 @@
+#!/bin/busybox sh
+# selftests-mm: the kernel's own mm selftests, as the tree under test has
+# them: tools/testing/selftests/mm/run_vmtests.sh -t CATEGORY for each setup
+# (a run_vmtests.sh category: hmm, gup_test, madv_populate, mmap, ...), its
+# output made KTAP (testcases/lib/kselftest-nest.awk) and sent as the blob
+# ktap-CATEGORY. The host's oracle (ktap) parses it with the tree's own
+# kunit_parser.py and judges every test against the base kernel's run: a
+# result line here says only that the category ran.
+#
+# Arguments: setups=A:B:... (categories), timeout=S (seconds per category,
+# default 900: run_vmtests.sh is killed after that; the program it was
+# running is then "not ok ... # killed").
+
+. /testcases/lib/kseries.sh
+. /testcases/lib/kselftest.sh
+
+setups=""
+timeout=900
+in_setups=0
+for arg in "$@"; do
+  case "$arg" in
+    setups=*) setups="$setups $(echo "${arg#setups=}" | tr '+:' '  ')"; in_setups=1 ;;
+    timeout=*) timeout=${arg#timeout=}; in_setups=0 ;;
+    *=*) kseries_result fail arguments "unknown argument $(echo "$arg" | tr '=' ':') (setups, timeout)"; exit 2 ;;
+    '') ;;
+    *) [ "$in_setups" = 1 ] && setups="$setups $arg" ;;
+  esac
+done
+case "$timeout" in '' | *[!0-9]*) kseries_result fail arguments "timeout must be seconds"; exit 2 ;; esac
+
+if ! kselftest_unpack; then
+  for s in $setups; do kseries_result fail "$s" "$kselftest_error"; done
+  exit 0
+fi
+cd /kselftest/mm || exit 1
+
+for cat in $setups; do
+  start=$(date +%s)
+  timeout -s KILL "$timeout" bash ./run_vmtests.sh -t "$cat" >/tmp/"$cat".raw 2>&1
+  rc=$?
+  seconds=$(($(date +%s) - start))
+  why=""
+  [ "$rc" = 137 ] && why="run_vmtests.sh killed after the case's timeout of $timeout s"
+  awk -v why="$why" -f /testcases/lib/kselftest-nest.awk /tmp/"$cat".raw >/tmp/"$cat".ktap
+  programs=$(grep -c -E '^(ok|not ok) [0-9]+ ' /tmp/"$cat".ktap)
+  if [ "$programs" = 0 ]; then
+    kseries_result fail "$cat" "run_vmtests.sh -t $cat ran no program (exit $rc): $(tail -n 3 /tmp/"$cat".raw | tr '\n=' ' :' | head -c 300)"
+    continue
+  fi
+  if kselftest_send "$cat" /tmp/"$cat".ktap; then
+    kseries_result pass "$cat" "run_vmtests.sh -t $cat: $programs program run(s) in $seconds s, exit $rc${why:+; $why}"
+  else
+    kseries_result fail "$cat" "could not send its KTAP to the host"
+  fi
+done
+exit 0
