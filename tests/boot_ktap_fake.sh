@@ -1,7 +1,8 @@
 # The oracle ktap with stand-in make and QEMU: a test payload (a Makefile
 # in testcases/) is built beside each kernel and stores the tree's KTAP
 # parser; the guest's KTAP (the kernel's own recorded outputs, from
-# tools/testing/kunit/test_data of 6.12.118: tests/data/ktap) is read by
+# tools/testing/kunit/test_data, taken from Debian's linux-source-6.12
+# tarball as the parser is: nothing of the tree is copied here) is read by
 # that parser and judged against the base's. A new failure fails the
 # session and is named; a test skipped on one side is named and counted as
 # not applicable, never as a pass; the same results on both sides pass.
@@ -9,7 +10,18 @@ source "$(dirname "$0")/lib.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
-data=$SRC/tests/data/ktap
+tarball=${KSERIES_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+[ -f "$tarball" ] || { echo "skipped: $tarball (linux-source-6.12) is not installed"; exit 77; }
+# The tree's KTAP parser and three KTAP outputs the KUnit maintainers
+# recorded (tools/testing/kunit/test_data): about 25 s of xz.
+kunit=linux-source-6.12/tools/testing/kunit
+tar -xJf "$tarball" -C "$TMP" --wildcards "$kunit/kunit_p*.py" \
+  "$kunit/test_data/test_is_test_passed-all_passed.log" \
+  "$kunit/test_data/test_is_test_passed-failure.log" "$kunit/test_data/test_skip_tests.log"
+data=$TMP/ktap-data
+mkdir -p "$data/kunit"
+mv "$TMP/$kunit"/kunit_p*.py "$data/kunit/"
+mv "$TMP/$kunit/test_data"/*.log "$data/"
 repo=$TMP/toy
 toy_kernel "$repo" 'config DEMO_A\n\tbool "a"\nconfig MODULES\n\tbool "modules"\n'
 echo "int a;" >"$repo/a.c"
