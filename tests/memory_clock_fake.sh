@@ -103,6 +103,13 @@ expect_exit 0 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/
 expect_grep "oracle nt devdax-mem: pass: 32000000 non-temporal stores in 8 call(s)" "$TMP/out"
 expect_exit 1 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/demo/bug"
 expect_grep "non-temporal stores not drained: an ordinary store at memmap_init_compound+0x56 to a line of the non-temporal store at memmap_init_zone_device+0x123 before any fence (24 time(s)), first at the struct page of pfn 0x240200 (+0x0)" "$TMP/out"
+# A profile given without --clock memory is still the profile of a case
+# that reads the plugin (it was icelake-sp's, silently, locked-orders-nt
+# and all: seen on a real kernel, 2026-12-06).
+sed 's/^serial: .*/serial: 0.25/' "$TMP/configs/machines/icelake-sp.machine" >"$TMP/mine.machine"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --case order --series "$TMP/series/demo/nt" \
+  --memory-profile "$TMP/mine.machine"
+expect_grep "memory model mine: mine scaled" "$TMP/err"
 
 # The gate's HTML page and KCIDB name the clock and the profile too.
 mkdir -p "$TMP/configs/matrices"

@@ -69,21 +69,24 @@ void inherit_revisions(std::vector<Envelope>& mails) {
   for (const auto& mail : mails) {
     if (mail.subject.explicit_revision) {
       said.insert(mail.subject.revision);
-      if (mail.subject.is_cover() || !mail.subject.numbered) {
+      if ((mail.subject.is_cover() || !mail.subject.numbered) && !mail.replies_to.empty()) {
         answered.insert(mail.replies_to);
       }
     }
   }
+  // By message-id: files of a series directory have none, and are no
+  // cover's (an empty id matched every one of them, so none inherited).
   std::map<std::string, const Envelope*> covers;
   for (const auto& mail : mails) {
-    if ((mail.subject.explicit_revision && mail.subject.is_cover()) ||
-        (!mail.subject.explicit_revision && !mail.message_id.empty() &&
-         answered.count(mail.message_id))) {
+    if (!mail.message_id.empty() &&
+        ((mail.subject.explicit_revision && mail.subject.is_cover()) ||
+         (!mail.subject.explicit_revision && answered.count(mail.message_id)))) {
       covers[mail.message_id] = &mail;
     }
   }
   for (auto& mail : mails) {
-    if (mail.subject.explicit_revision || covers.count(mail.message_id)) {
+    if (mail.subject.explicit_revision ||
+        (!mail.message_id.empty() && covers.count(mail.message_id))) {
       continue;
     }
     if (const auto cover = covers.find(mail.replies_to);
