@@ -51,7 +51,8 @@ TEST(PatchTextTest, ASignatureWithoutItsSpaceAndB4sFooterAreNotTheDiff) {
   const std::string footer =
       "---\nbase-commit: 0123456789abcdef0123456789abcdef01234567\n"
       "change-id: 20260101-topic-0123456789ab\n\nBest regards,\n--  \nA Person <a@x>\n";
-  EXPECT_EQ(diff_of(k_diff + footer, &text), k_diff);
+  const std::string mail = k_diff + footer;  // text.outside views it
+  EXPECT_EQ(diff_of(mail, &text), k_diff);
   ASSERT_EQ(text.outside.size(), 7u);
   EXPECT_EQ(text.outside[1], "base-commit: 0123456789abcdef0123456789abcdef01234567");
 }
@@ -108,8 +109,8 @@ TEST(PatchTextTest, TextBetweenFilesIsNotTheDiff) {
       "diff --git a/g b/g\nindex 1111111..2222222 100644\n--- a/g\n+++ b/g\n"
       "@@ -1 +1 @@\n-x\n+y\n";
   PatchText text;
-  EXPECT_EQ(diff_of("notes\n file | 2 +-\n\n" + k_diff + "a remark\n" + second, &text),
-            k_diff + second);
+  const std::string mail = "notes\n file | 2 +-\n\n" + k_diff + "a remark\n" + second;
+  EXPECT_EQ(diff_of(mail, &text), k_diff + second);  // text.outside views mail
   EXPECT_EQ(text.diff_line, 13);
   ASSERT_EQ(text.outside.size(), 4u);
   EXPECT_EQ(text.outside[3], "a remark");
