@@ -88,10 +88,17 @@ std::string iso_date(GMimeMessage* message) {
 }  // namespace
 
 bool sane_message_id(std::string_view id) {
-  return !id.empty() && id.size() <= 250 && id.find('@') != std::string_view::npos &&
+  // One '@' (RFC 5322: id-left "@" id-right, neither holding one): GMime
+  // writes an id with two as far as its last '@' (the inbox fuzzer: the
+  // answer's In-Reply-To did not read back as the id).
+  return !id.empty() && id.size() <= 250 && std::count(id.begin(), id.end(), '@') == 1 &&
          std::none_of(id.begin(), id.end(), [](char c) {
            const auto u = static_cast<unsigned char>(c);
-           return u <= 0x20 || u >= 0x7f || c == '<' || c == '>' || c == '/';
+           // RFC 5322's specials: GMime reads an id only up to one (a ';'
+           // ended the answer's In-Reply-To there; a '(' starts a comment).
+           return u <= 0x20 || u >= 0x7f || c == '<' || c == '>' || c == '/' || c == '(' ||
+                  c == ')' || c == '"' || c == '\\' || c == ',' || c == ';' || c == ':' ||
+                  c == '[' || c == ']';
          });
 }
 
