@@ -23,7 +23,10 @@ bool our_header(std::string_view line) {
   for (const char* name : {"From: ", "To: ", "Cc: ", "Subject: ", "Date: ", "Message-Id: ",
                            "In-Reply-To: ", "References: ", "MIME-Version: ", "Content-Type: ",
                            "Content-Transfer-Encoding: ", "X-Mailer: "}) {
-    if (line.substr(0, std::string_view(name).size()) == name) {
+    const std::string_view n(name);
+    // "To:" alone is ours too: GMime folds a long encoded name onto the
+    // next line, the value's first line empty (RFC 5322 folding).
+    if (line.substr(0, n.size()) == n || line == n.substr(0, n.size() - 1)) {
       return true;
     }
   }
