@@ -43,7 +43,8 @@ expect_exit 0 "$KSERIES" apply "${wd[@]}" --series 'base@{0}..main' --branch ref
   --inbox http://127.0.0.1:9/none
 [ "$(tree_of "$TMP/wd/repo.git" reflog)" = "$(tree_of "$repo/.git" main)" ] ||
   fail "base@{0}..main did not give main's tree"
-grep -q "b4\|message-id" "$TMP/err" && fail "base@{0}..main was taken for a message-id: $(cat "$TMP/err")"
+# Whole words: a hex hash in the log (3da80b9b47…) holds "b4" by chance.
+grep -qwE "b4|message-id|lore" "$TMP/err" && fail "base@{0}..main was taken for a message-id: $(cat "$TMP/err")"
 git -C "$repo" checkout -q main
 expect_exit 0 "$KSERIES" apply "${wd[@]}" --series '@~1..@' --branch at-sign
 expect_grep "range @~1..@: 1 commit(s)" "$TMP/err"

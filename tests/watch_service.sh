@@ -40,9 +40,14 @@ setsid public-inbox-httpd -W0 -l "http://127.0.0.1:$port" </dev/null >>"$TMP/htt
 INBOX_PID=$!
 at_exit "kill $INBOX_PID"
 wait_until 120 answered 2 || fail "v2 not answered after the inbox came back: $(tail -20 "$TMP/w.out")"
-grep -q "<$v2>: PASS, warning: toy demo" "$TMP/w.out" || fail "v2's line: $(tail "$TMP/w.out")"
-[ "$(jq -r .failures "$state/poll.json")" = 0 ] || fail "poll.json after recovery: $(cat "$state/poll.json")"
-[ "$(sunk_count)" = 2 ] || fail "$(sunk_count) mails sent: $(ls "$SINK")"
+# The answer's file is written before its line is printed and poll.json is
+# written at the end of the poll: wait for each rather than race the watcher.
+v2_line() { grep -q "<$v2>: PASS, warning: toy demo" "$TMP/w.out"; }
+wait_until 30 v2_line || fail "v2's line: $(tail "$TMP/w.out")"
+recovered() { [ "$(jq -r .failures "$state/poll.json")" = 0 ]; }
+wait_until 30 recovered || fail "poll.json after recovery: $(cat "$state/poll.json")"
+sunk() { [ "$(sunk_count)" = 2 ]; }
+wait_until 30 sunk || fail "$(sunk_count) mails sent: $(ls "$SINK")"
 
 kill -TERM "$w"
 set +e; wait "$w"; rc=$?; set -e
