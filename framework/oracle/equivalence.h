@@ -38,6 +38,11 @@ struct SetupDumps {
   std::optional<MemmapDump> unwritten;
   // page_ref_set events the slow bind produced (the guest's measure), if known.
   std::optional<uint64_t> slow_trace_events;
+  // The guest found page_ref_set enabled from outside the case for the
+  // fast bind (trace_event= on the command line): that bind was a slow
+  // bind by the series' contract, not the fast path (measure
+  // tracepoint_on_in_fast_bind).
+  bool traced_from_outside = false;
 };
 
 // The fewest page_ref_set events a slow-path init of DUMP's range emits:

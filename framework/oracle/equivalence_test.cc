@@ -57,6 +57,24 @@ TEST(OracleEquivalence, TooFewSlowPathEventsMeanTheFastPathRanTraced) {
   EXPECT_EQ(judge_setup(d).status, VerdictStatus::k_pass);
 }
 
+// A fast dump taken with page_ref_set on fails, unless the guest saw the
+// tracepoint enabled from outside the case (trace_event= on the command
+// line): then the fast bind was a slow bind by the series' contract and the
+// verdict is settled on the evidence of which path ran.
+TEST(OracleEquivalence, AFastDumpWithTheTracepointOnFailsUnlessItWasOnFromOutside) {
+  SetupDumps d = correct_setup();
+  d.fast->header().set(Word::k_tracepoint_on_at_init, 1);
+  SetupVerdict v = judge_setup(d);
+  EXPECT_EQ(v.status, VerdictStatus::k_fail);
+  EXPECT_NE(v.summary.find("the fast dump's init ran with page_ref_set on"), std::string::npos)
+      << v.summary;
+  d.traced_from_outside = true;
+  v = judge_setup(d);
+  EXPECT_EQ(v.status, VerdictStatus::k_pass) << v.summary;
+  EXPECT_NE(v.summary.find("page_ref_set was on from outside the case"), std::string::npos)
+      << v.summary;
+}
+
 TEST(OracleEquivalence, AFastPathThatDiffersFails) {
   SetupDumps d = correct_setup();
   std::string page(*d.fast->page(0x100005));

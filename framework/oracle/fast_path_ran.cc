@@ -73,22 +73,32 @@ FastPathEvidence fast_path_from_counts(double fast, double slow) {
 }
 
 SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& evidence,
-                                  bool slow_path_by_contract) {
+                                  SlowPathContract contract) {
   switch (evidence.ran) {
     case PathRan::k_ran: {
-      const char* contract = slow_path_by_contract
-                                 ? " (on a target whose contract keeps the series on the slow "
-                                   "path: sanitizer-gating judges that)"
-                                 : "";
-      verdict.summary += "; fast path ran: " + evidence.facts + contract;
+      if (contract == SlowPathContract::k_tracepoint_on) {
+        return {verdict.setup, VerdictStatus::k_fail,
+                "the series' fast path ran while page_ref_set was on (" + evidence.facts +
+                    "): its contract is the slow path whenever the tracepoint is on",
+                verdict.details};
+      }
+      const char* note = contract == SlowPathContract::k_sanitizer
+                             ? " (on a target whose contract keeps the series on the slow "
+                               "path: sanitizer-gating judges that)"
+                             : "";
+      verdict.summary += "; fast path ran: " + evidence.facts + note;
       return verdict;
     }
     case PathRan::k_did_not_run:
-      if (slow_path_by_contract) {
+      if (contract != SlowPathContract::k_none) {
+        const char* why = contract == SlowPathContract::k_tracepoint_on
+                              ? "while page_ref_set is on (it was on from boot: trace_event=)"
+                              : "in a sanitizer build";
         return {verdict.setup, VerdictStatus::k_skip,
-                "not applicable: the series keeps to the slow path here, as its contract says "
-                "for sanitizer builds and while page_ref_set is on (" +
-                    evidence.facts + "), so fast vs slow compared the slow path with itself",
+                std::string("not applicable: the series keeps to the slow path here, as its "
+                            "contract says ") +
+                    why + " (" + evidence.facts +
+                    "), so fast vs slow compared the slow path with itself",
                 verdict.details};
       }
       return {verdict.setup, VerdictStatus::k_fail,

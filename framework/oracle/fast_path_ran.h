@@ -59,13 +59,20 @@ FastPathEvidence fast_path_from_counts(double fast, double slow);
 // What a fast-vs-slow (or series-vs-base) verdict of the series kernel
 // becomes once the evidence is in. VERDICT is the comparison's own.
 //  - ran: the verdict stands, its summary says "fast path ran: ...";
-//  - did not run, and the target keeps the series on the slow path by
-//    contract (sanitizer builds): "not applicable" (skip), whatever the
-//    comparison found equal;
+//  - did not run, and the series keeps to the slow path here by contract
+//    (a sanitizer build; page_ref_set on from outside the case):
+//    "not applicable" (skip), whatever the comparison found equal;
 //  - did not run otherwise: an error (fail) "the series' code did not run";
+//  - ran while page_ref_set was on from outside the case: a failure (the
+//    series' contract is the slow path whenever the tracepoint is on);
 //  - inconclusive: a failure, never a pass.
+enum class SlowPathContract {
+  k_none,          // the series' fast path must run
+  k_sanitizer,     // the target's sanitizer keeps it on the slow path (sanitizer-gating judges)
+  k_tracepoint_on  // page_ref_set was on for the bind (trace_event= on the command line)
+};
 SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& evidence,
-                                  bool slow_path_by_contract);
+                                  SlowPathContract contract);
 
 // The base kernel's own fast-vs-slow verdict: the base has one path, so a
 // pass compares it with itself: "not applicable" (skip), with what it showed

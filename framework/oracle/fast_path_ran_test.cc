@@ -20,7 +20,7 @@ TEST(FastPathRan, AFastPathChangesTheWorkByTensOfPercent) {
   const auto evidence =
       fast_path_evidence(Work{41000000}, Work{29000000}, WorkClock::k_instructions);
   EXPECT_EQ(evidence.ran, PathRan::k_ran);
-  const auto verdict = settle_with_evidence(identical(), evidence, false);
+  const auto verdict = settle_with_evidence(identical(), evidence, SlowPathContract::k_none);
   EXPECT_EQ(verdict.status, VerdictStatus::k_pass);
   EXPECT_TRUE(has(verdict.summary, "fast path ran: memmap_init_zone_device() work -29.27 %"))
       << verdict.summary;
@@ -32,7 +32,7 @@ TEST(FastPathRan, TheBasesWorkMeansTheSeriesCodeDidNotRun) {
   const auto evidence =
       fast_path_evidence(Work{41000000}, Work{41003000}, WorkClock::k_instructions);
   EXPECT_EQ(evidence.ran, PathRan::k_did_not_run);
-  const auto verdict = settle_with_evidence(identical(), evidence, false);
+  const auto verdict = settle_with_evidence(identical(), evidence, SlowPathContract::k_none);
   EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
   EXPECT_TRUE(has(verdict.summary, "error: the series' code did not run")) << verdict.summary;
   EXPECT_TRUE(has(verdict.summary, "+0.01 %")) << verdict.summary;
@@ -43,10 +43,25 @@ TEST(FastPathRan, TheBasesWorkMeansTheSeriesCodeDidNotRun) {
 TEST(FastPathRan, ASlowPathByContractIsNotApplicable) {
   const auto evidence =
       fast_path_evidence(Work{90000000}, Work{90010000}, WorkClock::k_instructions);
-  const auto verdict = settle_with_evidence(identical(), evidence, true);
+  const auto verdict = settle_with_evidence(identical(), evidence, SlowPathContract::k_sanitizer);
   EXPECT_EQ(verdict.status, VerdictStatus::k_skip);
   EXPECT_TRUE(has(verdict.summary, "not applicable: the series keeps to the slow path"))
       << verdict.summary;
+}
+
+// page_ref_set on from boot (trace_event=page_ref:page_ref_set, the
+// 2026-12-06 pmem-traced run): v10's fast bind of fsdax-mem called the slow
+// path for all 524288 struct pages, as its slow bind: not applicable. Had
+// the series' fast path run with the tracepoint on, that breaks its contract.
+TEST(FastPathRan, PageRefSetOnFromBootIsNotApplicableUnlessTheFastPathRan) {
+  const auto slow = fast_path_from_counts(524288, 524288);
+  const auto not_run = settle_with_evidence(identical(), slow, SlowPathContract::k_tracepoint_on);
+  EXPECT_EQ(not_run.status, VerdictStatus::k_skip) << not_run.summary;
+  EXPECT_TRUE(has(not_run.summary, "while page_ref_set is on")) << not_run.summary;
+  const auto ran = settle_with_evidence(identical(), fast_path_from_counts(1, 524288),
+                                        SlowPathContract::k_tracepoint_on);
+  EXPECT_EQ(ran.status, VerdictStatus::k_fail);
+  EXPECT_TRUE(has(ran.summary, "fast path ran while page_ref_set was on")) << ran.summary;
 }
 
 // The series kernel's own count, the first evidence: v10's fast bind of
@@ -75,7 +90,7 @@ TEST(FastPathRan, ASlowPathThatDriftsAFewPercentIsNotAFastPath) {
 TEST(FastPathRan, NoWorkMeasuredIsInconclusiveAndFails) {
   const auto evidence = fast_path_evidence(Work{41000000}, Work{}, WorkClock::k_instructions);
   EXPECT_EQ(evidence.ran, PathRan::k_inconclusive);
-  const auto verdict = settle_with_evidence(identical(), evidence, false);
+  const auto verdict = settle_with_evidence(identical(), evidence, SlowPathContract::k_none);
   EXPECT_EQ(verdict.status, VerdictStatus::k_fail);
   EXPECT_TRUE(has(verdict.summary, "inconclusive: no memmap_init_zone_device() work measured"))
       << verdict.summary;
@@ -85,7 +100,7 @@ TEST(FastPathRan, AFailedComparisonNeedsNoEvidenceButIsKept) {
   SetupVerdict failed{"fsdax-mem", VerdictStatus::k_fail, "differs at pfn 0x100003", ""};
   const auto evidence =
       fast_path_evidence(Work{41000000}, Work{29000000}, WorkClock::k_instructions);
-  EXPECT_EQ(settle_with_evidence(failed, evidence, false).status, VerdictStatus::k_fail);
+  EXPECT_EQ(settle_with_evidence(failed, evidence, SlowPathContract::k_none).status, VerdictStatus::k_fail);
 }
 
 TEST(FastPathRan, TheBaseHasOnePathSoItsPassIsNotApplicable) {

@@ -70,16 +70,17 @@ oracle::FastPathEvidence new_path_evidence(const std::string& setup, const BootR
 oracle::SetupVerdict settle(oracle::SetupVerdict verdict, const BootRecord& baseline,
                             const BootRecord& candidate) {
   const auto evidence = new_path_evidence(verdict.setup, baseline, candidate);
-  NewPath path = candidate.new_path;
+  const NewPath& path = candidate.new_path;
+  auto contract = path.slow_path_by_contract ? oracle::SlowPathContract::k_sanitizer
+                                             : oracle::SlowPathContract::k_none;
   for (const auto& m : guest::measurements(candidate.events)) {
     if (m.metric == "tracepoint_on_in_fast_bind" && m.setup == verdict.setup && m.value > 0) {
-      // The series keeps to the slow path while page_ref_set is on: its
-      // contract, as for sanitizer builds.
-      path.slow_path_by_contract = true;
+      // page_ref_set on from boot: the series keeps to the slow path.
+      contract = oracle::SlowPathContract::k_tracepoint_on;
     }
   }
   if (evidence.ran == oracle::PathRan::k_did_not_run && !path.expected() &&
-      !path.slow_path_by_contract) {
+      contract == oracle::SlowPathContract::k_none) {
     return {verdict.setup, oracle::VerdictStatus::k_skip,
             "not applicable: the series' fast path did not run here (" + evidence.facts +
                 ") and it changes none of the case's path files, so there was no new path to "
@@ -87,7 +88,7 @@ oracle::SetupVerdict settle(oracle::SetupVerdict verdict, const BootRecord& base
                 verdict.summary + ")",
             verdict.details};
   }
-  auto settled = oracle::settle_with_evidence(verdict, evidence, path.slow_path_by_contract);
+  auto settled = oracle::settle_with_evidence(verdict, evidence, contract);
   if (settled.status == oracle::VerdictStatus::k_fail && path.expected() &&
       evidence.ran == oracle::PathRan::k_did_not_run) {
     settled.summary += " (the series changes " + path.files() + ")";
