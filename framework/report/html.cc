@@ -142,11 +142,11 @@ class Page {
   }
 
  private:
+  bool incomplete() const {
+    return m_run.outcome != results::Outcome::k_interrupted && !m_run.finished;
+  }
   std::string overall() const {
-    if (m_run.outcome != results::Outcome::k_interrupted && !m_run.finished) {
-      return "INCOMPLETE";
-    }
-    return results::verdict_word(m_run.outcome);
+    return incomplete() ? "INCOMPLETE" : results::verdict_word(m_run.outcome);
   }
 
   std::string link(const fs::path& target, const std::string& text) const {
@@ -154,9 +154,12 @@ class Page {
   }
 
   void header(const std::string& verdict) {
-    const std::string cls = verdict == "PASS"                         ? "pass"
-                            : verdict == "FAIL" || verdict == "ERROR" ? "fail"
-                                                                      : "incomplete";
+    // From the typed outcome, not the word: EXPECTED (every failure the
+    // expectations named) and SKIP are not failures of the run.
+    const bool cut = incomplete() || m_run.outcome == results::Outcome::k_interrupted;
+    const std::string cls = cut                                    ? "incomplete"
+                            : results::is_failure(m_run.outcome) ? "fail"
+                                                                   : "pass";
     m_out += "<header class=\"verdict " + cls + "\">\n<h1>" + escape(verdict) + ": kseries " +
              escape(m_run.kind) + "</h1>\n<p>run " + escape(m_run.name());
     if (!m_run.base_label.empty() || !m_run.base_commit.empty()) {
