@@ -259,20 +259,17 @@ class PrefixRunner {
     }
     const auto& report = outcome.report;
     std::string boot_problem;
-    if (report.json.contains("boots")) {
-      for (const auto& boot : report.json["boots"]) {
-        ++run.boots;
-        std::string what;
-        if (!boot["findings"].empty()) {
-          what = boot["findings"][0]["kind"].get<std::string>() + ": " +
-                 boot["findings"][0]["title"].get<std::string>();
-        } else if (!boot["problems"].empty()) {
-          what = boot["problems"][0].get<std::string>();
-        }
-        if (!what.empty() && boot_problem.empty()) {
-          boot_problem = "boot " + boot["kernel"].get<std::string>() + " #" +
-                         std::to_string(boot["round"].get<int>()) + ": " + what;
-        }
+    for (const auto& boot : outcome.boots) {
+      ++run.boots;
+      std::string what;
+      if (!boot.findings.empty()) {
+        what = std::string(guest::to_string(boot.findings.front().kind)) + ": " +
+               boot.findings.front().title;
+      } else if (!boot.problems.empty()) {
+        what = boot.problems.front();
+      }
+      if (!what.empty() && boot_problem.empty()) {
+        boot_problem = "boot " + boot.kernel + " #" + std::to_string(boot.round) + ": " + what;
       }
     }
     switch (m_request.policy.check) {

@@ -234,6 +234,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   facts.adaptive = spec.adaptive;
   outcome.end = SessionEnd::k_booted;
   outcome.report = render_session(facts, kernels, result, status);
+  outcome.boots = std::move(result.records);
   return outcome;
 }
 

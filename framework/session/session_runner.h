@@ -80,6 +80,9 @@ struct SessionOutcome {
   std::string why;                       // k_skipped, k_not_built: the reason
   SessionReport report;                  // k_booted: the whole report; k_skipped: the skips
   std::vector<KernelUnderTest> kernels;  // as built and booted
+  // k_booted: every boot's record, judged (its findings, problems and
+  // verdicts), in boot order: what a caller reads instead of report.json.
+  std::vector<BootRecord> boots;
 };
 
 SessionOutcome run_session(SessionRequest request, Services& services, Status& status);
