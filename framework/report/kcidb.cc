@@ -45,7 +45,17 @@ std::string path_part(std::string_view text) {
   return out.empty() ? "_" : out;
 }
 
-// A cell's outcome in KCIDB's test status vocabulary.
+// An oracle verdict's word (oracle::verdict_name: pass, fail, skip) as an
+// outcome: anything else is a failure, never a pass.
+results::Outcome verdict_outcome(const std::string& status) {
+  const auto outcome = results::parse_outcome(status);
+  return outcome && (*outcome == results::Outcome::k_pass || *outcome == results::Outcome::k_skip)
+             ? *outcome
+             : results::Outcome::k_fail;
+}
+
+// A cell's outcome in KCIDB's test status vocabulary (DONE and MISS, which
+// no outcome maps to, are written where a timing or coverage test has them).
 std::string status_of(results::Outcome outcome) {
   switch (outcome) {
     case results::Outcome::k_pass:
@@ -219,9 +229,9 @@ class KcidbWriter {
                     {"checkout_id", checkout_id(cell.series)},
                     {"config_name", clean(target)},
                     {"architecture", architecture(cell)}};
-      build["status"] = built == "built" || built == "cached" ? "PASS"
-                        : built == "failed"                   ? "FAIL"
-                                                              : "ERROR";
+      build["status"] = status_of(built == "built" || built == "cached" ? results::Outcome::k_pass
+                                  : built == "failed"                   ? results::Outcome::k_fail
+                                                      : results::Outcome::k_error);
       if (const auto seconds = cell.patch_fact(k, results::PatchFact::k_seconds);
           !seconds.empty()) {
         build["duration"] = std::stod(seconds);
@@ -261,12 +271,13 @@ class KcidbWriter {
     if (!built && !not_built) {
       return m_built_ids.count(id) ? id : "";
     }
-    json build = {{"id", id},
-                  {"origin", m_origin},
-                  {"checkout_id", checkout_id(cell.series)},
-                  {"config_name", clean(cell.target())},
-                  {"architecture", architecture(cell)},
-                  {"status", built ? "PASS" : "FAIL"}};
+    json build = {
+        {"id", id},
+        {"origin", m_origin},
+        {"checkout_id", checkout_id(cell.series)},
+        {"config_name", clean(cell.target())},
+        {"architecture", architecture(cell)},
+        {"status", status_of(built ? results::Outcome::k_pass : results::Outcome::k_fail)}};
     if (const auto seconds = cell.kernel_fact("candidate", results::KernelFact::k_seconds);
         !seconds.empty()) {
       build["duration"] = std::stod(seconds);
@@ -357,7 +368,7 @@ class KcidbWriter {
                        !boot.value("problems", json::array()).empty();
       const int round = boot.value("round", 0);
       json t = test(build_id, clean(id) + ":boot:" + std::to_string(round), path + ".boot",
-                    bad ? "FAIL" : "PASS");
+                    status_of(bad ? results::Outcome::k_fail : results::Outcome::k_pass));
       t["duration"] = number_or(boot, "seconds", 0);
       if (const std::string console = boot.value("console", ""); !console.empty()) {
         t["log_url"] = file_url(console);
@@ -389,10 +400,7 @@ class KcidbWriter {
       const int round = verdict.value("round", 0);
       const std::string status = verdict.value("status", "");
       json t = test(build_id, clean(id) + ":" + setup + suffix + ":" + std::to_string(round),
-                    path + "." + setup + suffix,
-                    status == "pass"   ? "PASS"
-                    : status == "skip" ? "SKIP"
-                                       : "FAIL");
+                    path + "." + setup + suffix, status_of(verdict_outcome(status)));
       t["comment"] = clean(verdict.value("summary", ""));
       t["misc"] = {{"round", round}};
       m_tests.push_back(t);
