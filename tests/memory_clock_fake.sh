@@ -94,6 +94,19 @@ expect_grep "clock must be auto, icount, memory or wall, not 'icuont'" "$TMP/err
 expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --clock memory --memory-profile nosuch
 expect_grep "no machine profile" "$TMP/err"
 grep -q "build" "$TMP/err" && grep -q "make" "$TMP/err" && fail "work started before the usage error"
+# A profile's figure taken on trust (issue 50, class 8): std::stoull read
+# "seed-memmap-bytes: -1" as 2^64-1; a key given twice kept the last value.
+# Both are usage errors naming the file and line, before anything is built.
+grep -v '^seed-memmap-bytes:' "$TMP/configs/machines/icelake-sp.machine" >"$TMP/minus.machine"
+echo "seed-memmap-bytes: -1" >>"$TMP/minus.machine"
+expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --clock memory \
+  --memory-profile "$TMP/minus.machine"
+expect_grep "minus.machine:[0-9]*: seed-memmap-bytes: expected a whole number from 1 to [0-9]*, found '-1'" "$TMP/err"
+cp "$TMP/configs/machines/icelake-sp.machine" "$TMP/twice.machine"
+echo "serial: 0.5" >>"$TMP/twice.machine"
+expect_exit 2 "$KSERIES" boot "${common[@]}" --case demo --clock memory \
+  --memory-profile "$TMP/twice.machine"
+expect_grep "twice.machine:[0-9]*: serial: given twice (first at line [0-9]*)" "$TMP/err"
 
 # nt-ordering: the base makes no non-temporal store (not applicable), the
 # ordered series passes with its count, the undrained one fails.
