@@ -344,6 +344,14 @@ class Reader {
              "a hunk with more lines of one side than its header counts (git apply: "
              "corrupt patch)");
       }
+      if (line.empty()) {
+        // A context line whose space a mailer dropped gets it back: libgit2
+        // 1.5 stops reading a hunk at a last line that is only "\n" (the
+        // diff's end), and refused such a series as "invalid patch hunk".
+        m_out.diff_lines.emplace_back(" ");
+        ++m_at;
+        continue;
+      }
       take();
     }
     if (!changes) {

@@ -82,11 +82,23 @@ TEST(PatchTextTest, AHunkLineRemovingDashSpaceIsNotTheSignature) {
   EXPECT_EQ(diff_of(two + k_signature), two);
 }
 
+// Real mail (nvdimm: "[PATCH RESEND 08/12] mm: update all remaining
+// mmap_prepare users to use vma_flags_t"): the diff's last line was a
+// context line a mailer emptied, then "--"; libgit2 read the hunk one line
+// short ("invalid patch hunk, expected 13 old lines and 12 new lines").
+TEST(PatchTextTest, AnEmptiedContextLineGetsItsSpaceBack) {
+  EXPECT_EQ(
+      diff_of("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n\n--\n2.52.0\n"),
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n \n");
+}
+
 TEST(PatchTextTest, CountsBlankContextAndNoNewlineMarkers) {
   const std::string diff =
       "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n"
       "\\ No newline at end of file\n";
-  EXPECT_EQ(diff_of(diff + k_signature), diff);
+  EXPECT_EQ(diff_of(diff + k_signature),
+            "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n \n-b\n+c\n"
+            "\\ No newline at end of file\n");
 }
 
 TEST(PatchTextTest, KeepsTheBlankLinesOfABinaryPatch) {
