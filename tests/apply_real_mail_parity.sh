@@ -6,7 +6,8 @@
 # cover over unversioned patches, an empty new file, signed, multipart and
 # bot replies, reviews that paste a diff, a
 # newer revision posted in reply to the older, quoted-printable bodies, an
-# ISO-8859-1 body, non-ASCII authors, in-body From:. Every message goes into
+# ISO-8859-1 body, non-ASCII authors, in-body From:, a traditional (non-git)
+# diff. Every message goes into
 # a local public-inbox (as lore serves it), then for each thread:
 #   msgid:  `b4 am` + `git am`   against  kseries --series MSGID --inbox URL
 #   thread: `b4 am -T` + `git am` against  kseries --series t.mbox (lore's

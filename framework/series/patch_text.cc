@@ -1,6 +1,7 @@
 #include "series/patch_text.h"
 
 #include <array>
+#include <optional>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -112,9 +113,8 @@ class Reader {
       }
       if (starts_with(line, "--- ") && m_at + 2 < m_lines.size() &&
           starts_with(m_lines[m_at + 1], "+++ ") && hunk_header(m_lines[m_at + 2])) {
-        fail(m_at,
-             "a diff without 'diff --git' lines (not git format-patch output; kseries "
-             "applies git diffs only)");
+        read_traditional_section();
+        continue;
       }
       m_out.outside.push_back(line);
       ++m_at;
@@ -211,6 +211,102 @@ class Reader {
     m_out.ends_without_hunk = true;  // an empty new file, a rename, a mode change
   }
 
+  // "--- a/f" "+++ b/f" and hunks without "diff --git" (diff -u, quilt, a
+  // mailer's own patch): git apply reads it as a traditional diff with -p1
+  // (apply.c: parse_traditional_patch); libgit2 reads only git's format, so
+  // the section is handed to it with the git header git apply would infer.
+  void read_traditional_section() {
+    const size_t start = m_at;
+    const auto old_raw = traditional_path(start);
+    const auto new_raw = traditional_path(start + 1);
+    if (!old_raw && !new_raw) {
+      fail(start, "a diff from /dev/null to /dev/null (git apply refuses it)");
+    }
+    // git apply's guess_p_value: the first traditional section whose names
+    // have no directory makes it -p0 for the rest of the patch; else -p1.
+    if (!m_strip_known && (!old_raw || old_raw->find('/') == std::string_view::npos) &&
+        (!new_raw || new_raw->find('/') == std::string_view::npos) && (old_raw || new_raw)) {
+      const bool agree = old_raw && new_raw;
+      if (agree || !old_raw) {  // "/dev/null" then a name: that name decides
+        m_strip = 0;
+        m_strip_known = true;
+      }
+    }
+    const auto old_name = old_raw ? std::optional(stripped(*old_raw, start)) : std::nullopt;
+    const auto new_name = new_raw ? std::optional(stripped(*new_raw, start + 1)) : std::nullopt;
+    // Both named: the new one, unless the old one is a prefix of it
+    // ("f" and "f.new"), as git apply's find_name_common has it.
+    std::string name = new_name ? *new_name : *old_name;
+    if (old_name && new_name && old_name->size() < new_name->size() &&
+        starts_with(*new_name, *old_name)) {
+      name = *old_name;
+    }
+    if (m_out.diff_line == 0) {
+      m_out.diff_line = m_first_line + static_cast<int>(start);
+    }
+    m_out.diff_lines.push_back("diff --git a/" + name + " b/" + name);
+    if (!old_name) {
+      m_out.diff_lines.emplace_back("new file mode 100644");
+    } else if (!new_name) {
+      m_out.diff_lines.emplace_back("deleted file mode 100644");
+    }
+    m_out.diff_lines.push_back(old_name ? "--- a/" + name : std::string("--- /dev/null"));
+    m_out.diff_lines.push_back(new_name ? "+++ b/" + name : std::string("+++ /dev/null"));
+    m_at += 2;
+    long old_lines = 0;
+    long new_lines = 0;
+    while (m_at < m_lines.size() && starts_with(m_lines[m_at], "@@ -")) {
+      const auto counted = read_hunk();
+      old_lines += counted.old_count;
+      new_lines += counted.new_count;
+    }
+    if (!old_name && old_lines > 0) {
+      fail(start, "a new file (from /dev/null) with old contents (git apply refuses it)");
+    }
+    if (!new_name && new_lines > 0) {
+      fail(start, "a deleted file (to /dev/null) that still has contents (git apply refuses it)");
+    }
+    m_out.notes.push_back(where(start) + ": '" + name +
+                          "': a diff without 'diff --git' lines, read as git apply reads it "
+                          "(a traditional diff, -p" +
+                          std::to_string(m_strip) + ")");
+    m_out.ends_without_hunk = false;
+    note_uncounted_lines();
+  }
+
+  // The path of a traditional "--- "/"+++ " line at `index`, a
+  // tab-separated timestamp dropped; nullopt for /dev/null.
+  std::optional<std::string_view> traditional_path(size_t index) const {
+    std::string_view value = m_lines[index].substr(4);
+    value = value.substr(0, value.find('\t'));
+    while (!value.empty() && value.back() == ' ') {
+      value.remove_suffix(1);
+    }
+    if (value == "/dev/null") {
+      return std::nullopt;
+    }
+    if (value.empty() || value.front() == '"' || value.find(' ') != std::string_view::npos) {
+      fail(index,
+           "a traditional diff whose path kseries cannot read as git apply does (empty, "
+           "quoted or with a space)");
+    }
+    return value;
+  }
+
+  // `path` without its first m_strip components (-p); what git apply cannot
+  // name it refuses, and so does this.
+  std::string stripped(std::string_view path, size_t index) const {
+    for (int i = 0; i < m_strip; ++i) {
+      const size_t slash = path.find('/');
+      if (slash == std::string_view::npos || slash + 1 == path.size()) {
+        fail(index, "a traditional diff whose path has no directory to strip (git apply -p" +
+                        std::to_string(m_strip) + ": unable to find filename)");
+      }
+      path.remove_prefix(slash + 1);
+    }
+    return std::string(path);
+  }
+
   HunkHeader read_hunk() {
     const size_t header_at = m_at;
     const auto header = hunk_header(m_lines[m_at]);
@@ -247,6 +343,14 @@ class Reader {
         fail(m_at,
              "a hunk with more lines of one side than its header counts (git apply: "
              "corrupt patch)");
+      }
+      if (line.empty()) {
+        // A context line whose space a mailer dropped gets it back: libgit2
+        // 1.5 stops reading a hunk at a last line that is only "\n" (the
+        // diff's end), and refused such a series as "invalid patch hunk".
+        m_out.diff_lines.emplace_back(" ");
+        ++m_at;
+        continue;
       }
       take();
     }
@@ -307,6 +411,8 @@ class Reader {
   int m_first_line;
   const std::string& m_file;
   size_t m_at = 0;
+  int m_strip = 1;             // git apply's -p for a traditional diff
+  bool m_strip_known = false;  // guessed once a patch (apply.c: p_value_known)
   PatchText m_out;
 };
 

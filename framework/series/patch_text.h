@@ -22,8 +22,15 @@
 // line that is not a hunk line before its count is reached, a hunk that
 // changes nothing, an "@@ -" hunk header outside a file, a file section that
 // is only a header, a new file with old lines or a deleted file with new
-// ones, a "--- "/"+++ " diff without "diff --git" (libgit2 reads only git's
-// format).
+// ones.
+//
+// A "--- a/f" / "+++ b/f" / "@@" section without "diff --git" (diff -u,
+// quilt: Rafael Wysocki's ACPI patches are sent so) is read as git apply
+// reads a traditional diff: -p1, or -p0 from the first section whose names
+// have no directory on (apply.c: guess_p_value), a timestamp after a tab
+// dropped, /dev/null a new or deleted file; it is handed on with the git
+// header git would infer (libgit2 reads only git's format), with a note. A
+// path git apply cannot name, or one quoted or with a space, is refused.
 
 #include <string>
 #include <string_view>

@@ -82,11 +82,23 @@ TEST(PatchTextTest, AHunkLineRemovingDashSpaceIsNotTheSignature) {
   EXPECT_EQ(diff_of(two + k_signature), two);
 }
 
+// Real mail (nvdimm: "[PATCH RESEND 08/12] mm: update all remaining
+// mmap_prepare users to use vma_flags_t"): the diff's last line was a
+// context line a mailer emptied, then "--"; libgit2 read the hunk one line
+// short ("invalid patch hunk, expected 13 old lines and 12 new lines").
+TEST(PatchTextTest, AnEmptiedContextLineGetsItsSpaceBack) {
+  EXPECT_EQ(
+      diff_of("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n\n--\n2.52.0\n"),
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n \n");
+}
+
 TEST(PatchTextTest, CountsBlankContextAndNoNewlineMarkers) {
   const std::string diff =
       "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n"
       "\\ No newline at end of file\n";
-  EXPECT_EQ(diff_of(diff + k_signature), diff);
+  EXPECT_EQ(diff_of(diff + k_signature),
+            "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n \n-b\n+c\n"
+            "\\ No newline at end of file\n");
 }
 
 TEST(PatchTextTest, KeepsTheBlankLinesOfABinaryPatch) {
@@ -139,7 +151,12 @@ TEST(PatchTextTest, RefusesWhatGitApplyRefuses) {
             std::string::npos);
   EXPECT_NE(refusal("notes\n@@ -1 +1 @@\n").find("t.patch:11: a hunk header outside"),
             std::string::npos);
-  EXPECT_NE(refusal("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n").find("without 'diff --git'"),
+  // git apply: "unable to find filename in patch" (-p1: no "f" side is -p0).
+  EXPECT_NE(refusal("--- f\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n")
+                .find("t.patch:10: a traditional diff whose path has no directory to strip"),
+            std::string::npos);
+  EXPECT_NE(refusal("--- /dev/null\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n")
+                .find("a new file (from /dev/null) with old contents"),
             std::string::npos);
   EXPECT_NE(refusal("diff --git a/f b/f\nindex 1111111..2222222 100644\n" + k_signature)
                 .find("a header and nothing to apply"),
@@ -154,6 +171,37 @@ TEST(PatchTextTest, RefusesWhatGitApplyRefuses) {
   EXPECT_NE(refusal("diff --git a/z b/z\nindex 1..2\nGIT binary patch\nliteral 5\n-- \n")
                 .find("not base85 data"),
             std::string::npos);
+}
+
+// Real mail (nvdimm@lists.linux.dev, Rafael Wysocki's ACPI: NFIT patches):
+// "--- a/f" "+++ b/f" without "diff --git" was refused; git am applies it
+// as a traditional diff with -p1.
+TEST(PatchTextTest, ATraditionalDiffIsReadAsGitApplyReadsIt) {
+  PatchText text;
+  EXPECT_EQ(
+      diff_of("--- a/dir/f.c\t2026-01-01 00:00:00\n+++ b/dir/f.c\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n" +
+                  k_signature,
+              &text),
+      "diff --git a/dir/f.c b/dir/f.c\n--- a/dir/f.c\n+++ b/dir/f.c\n@@ -1,2 +1,2 @@\n a\n-b\n"
+      "+c\n");
+  EXPECT_EQ(text.diff_line, 10);
+  ASSERT_EQ(text.notes.size(), 1u);
+  EXPECT_NE(text.notes[0].find("t.patch:10: 'dir/f.c': a diff without 'diff --git' lines"),
+            std::string::npos);
+  // quilt's names: the new one, -p1; a new and a deleted file.
+  EXPECT_EQ(diff_of("--- linux.orig/g\n+++ linux/g\n@@ -1 +1 @@\n-a\n+b\n"
+                    "--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n"
+                    "--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-y\n"),
+            "diff --git a/g b/g\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n"
+            "diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n"
+            "diff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n"
+            "-y\n");
+  // Names without a directory make it -p0 for the rest of the patch, as
+  // git apply guesses (git apply --check reads "f" and "d/g" from these).
+  EXPECT_EQ(
+      diff_of("--- f\t2026\n+++ f\n@@ -1 +1 @@\n-a\n+b\n--- d/g\n+++ d/g\n@@ -1 +1 @@\n-a\n+b\n"),
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+      "diff --git a/d/g b/d/g\n--- a/d/g\n+++ b/d/g\n@@ -1 +1 @@\n-a\n+b\n");
 }
 
 TEST(PatchTextTest, ADiffGitLineWithoutHeaderIsText) {

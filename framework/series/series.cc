@@ -192,8 +192,16 @@ void check_numbering(const std::vector<PatchMail>& patches, const fs::path& own_
                         std::to_string(patch.subject.index) + "/" + std::to_string(total));
     }
     if (auto it = seen.find(patch.subject.index); it != seen.end()) {
+      // One mbox holding a patch twice: a thread mbox (lore's t.mbox)
+      // joins postings of a series that no [PATCH vN] tells apart.
+      const bool one_mbox = patch.file == it->second->file;
       throw usage_error(patch.where() + ": duplicate patch " + std::to_string(patch.subject.index) +
-                        "/" + std::to_string(total) + " (also at " + it->second->where() + ")");
+                        "/" + std::to_string(total) + " (also at " + it->second->where() + ")" +
+                        (one_mbox ? ": the mbox holds the series more than once without a "
+                                    "[PATCH vN] to tell the postings apart (a thread mbox can "
+                                    "join them); give the posting's message-id instead "
+                                    "(--series MESSAGE-ID --inbox URL: b4 takes that posting)"
+                                  : ""));
     }
     seen[patch.subject.index] = &patch;
   }

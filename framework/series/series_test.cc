@@ -102,6 +102,11 @@ TEST(SeriesTest, RejectsADuplicateNamingBothPlaces) {
   const std::string error = error_of(tmp / "s.mbox");
   EXPECT_NE(error.find("duplicate patch 1/2"), std::string::npos) << error;
   EXPECT_NE(error.find("s.mbox:1"), std::string::npos) << error;
+  // Real mail (nvdimm: "[PATCH 01/15] block: factor out a bio_integrity_action
+  // helper", posted three times unversioned, one lore thread): say why.
+  EXPECT_NE(error.find("the mbox holds the series more than once without a [PATCH vN]"),
+            std::string::npos)
+      << error;
 }
 
 TEST(SeriesTest, RejectsMixedRevisionsInADirectory) {

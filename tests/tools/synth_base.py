@@ -92,8 +92,10 @@ def parse_patch(data):
     while i < len(lines):
         line = lines[i]
         if not line.startswith(b"diff --git "):
-            if line.startswith(b"--- ") and i + 1 < len(lines) and lines[i + 1].startswith(b"+++ "):
-                raise Inconsistent("a traditional (non-git) diff")
+            if (line.startswith(b"--- ") and i + 2 < len(lines) and
+                    lines[i + 1].startswith(b"+++ ") and lines[i + 2].startswith(b"@@ -")):
+                i = parse_traditional(lines, i, files)
+                continue
             i += 1
             continue
         fp = FilePatch()
@@ -141,6 +143,32 @@ def parse_patch(data):
             fp.binary = True
         files.append(fp)
     return files
+
+
+def traditional_name(line):
+    """git apply's name of a traditional "--- "/"+++ " line (None: /dev/null): -p1, or
+    -p0 for a name without a directory (a simplification of its guess_p_value)."""
+    value = line[4:].rstrip(b"\n").split(b"\t", 1)[0].rstrip(b" ")
+    if value == b"/dev/null":
+        return None
+    if b"/" not in value:
+        return value  # git apply guesses -p0 for such names
+    return value.split(b"/", 1)[1]
+
+
+def parse_traditional(lines, i, files):
+    """A "--- a/f" "+++ b/f" section without "diff --git", as git apply reads it."""
+    fp = FilePatch()
+    old, new = traditional_name(lines[i]), traditional_name(lines[i + 1])
+    fp.is_new, fp.is_delete = old is None, new is None
+    name = new if new is not None else old
+    fp.old = None if fp.is_new else name
+    fp.new = None if fp.is_delete else name
+    i += 2
+    while i < len(lines) and lines[i].startswith(b"@@ -"):
+        i = parse_hunk(lines, i, fp)
+    files.append(fp)
+    return i
 
 
 def parse_hunk(lines, i, fp):
