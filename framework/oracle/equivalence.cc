@@ -133,8 +133,9 @@ SetupVerdict judge_setup(const SetupDumps& d) {
   std::string traced;
   if (d.fast->header().get(Word::k_tracepoint_on_at_init) != 0) {
     if (d.traced_from_outside) {
-      traced = "; page_ref_set was on from outside the case for the fast bind (trace_event=), "
-               "so its init was a slow-path init by the series' contract";
+      traced =
+          "; page_ref_set was on from outside the case for the fast bind (trace_event=), "
+          "so its init was a slow-path init by the series' contract";
     } else {
       problems.push_back("the fast dump's init ran with page_ref_set on");
     }

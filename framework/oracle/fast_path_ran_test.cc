@@ -100,7 +100,8 @@ TEST(FastPathRan, AFailedComparisonNeedsNoEvidenceButIsKept) {
   SetupVerdict failed{"fsdax-mem", VerdictStatus::k_fail, "differs at pfn 0x100003", ""};
   const auto evidence =
       fast_path_evidence(Work{41000000}, Work{29000000}, WorkClock::k_instructions);
-  EXPECT_EQ(settle_with_evidence(failed, evidence, SlowPathContract::k_none).status, VerdictStatus::k_fail);
+  EXPECT_EQ(settle_with_evidence(failed, evidence, SlowPathContract::k_none).status,
+            VerdictStatus::k_fail);
 }
 
 TEST(FastPathRan, TheBaseHasOnePathSoItsPassIsNotApplicable) {

@@ -157,9 +157,9 @@ class Page {
     // From the typed outcome, not the word: EXPECTED (every failure the
     // expectations named) and SKIP are not failures of the run.
     const bool cut = incomplete() || m_run.outcome == results::Outcome::k_interrupted;
-    const std::string cls = cut                                    ? "incomplete"
+    const std::string cls = cut                                  ? "incomplete"
                             : results::is_failure(m_run.outcome) ? "fail"
-                                                                   : "pass";
+                                                                 : "pass";
     m_out += "<header class=\"verdict " + cls + "\">\n<h1>" + escape(verdict) + ": kseries " +
              escape(m_run.kind) + "</h1>\n<p>run " + escape(m_run.name());
     if (!m_run.base_label.empty() || !m_run.base_commit.empty()) {

@@ -38,8 +38,9 @@ TEST(HtmlTest, VerdictOnTopThenEverySeries) {
             std::string::npos);
   // Every failure named by an expectation: the run is good, drawn as a pass.
   failed.outcome = results::Outcome::k_xfail;
-  EXPECT_NE(render_html(failed, {"/runs/r1"}).find("<header class=\"verdict pass\">\n<h1>EXPECTED: "),
-            std::string::npos);
+  EXPECT_NE(
+      render_html(failed, {"/runs/r1"}).find("<header class=\"verdict pass\">\n<h1>EXPECTED: "),
+      std::string::npos);
   failed.outcome = results::Outcome::k_error;
   failed.finished = false;
   EXPECT_NE(render_html(failed, {"/runs/r1"}).find("<h1>INCOMPLETE: "), std::string::npos);
