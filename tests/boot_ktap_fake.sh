@@ -100,3 +100,12 @@ expect_grep "1 skipped on one side only" "$TMP/out"
 grep -A1 'name="skips/example/example_skip_test #1"' "$TMP/skip.xml" | grep -q '<skipped message="skipped on the candidate' \
   || fail "the test the candidate skipped is not a JUnit skip"
 expect_grep 'skipped="1"' "$TMP/skip.xml"
+
+# 4. Recorded on a real guest (tests/data/ktap-recorded): the kernel log of a
+# KUnit module's load, timestamps and the kernel's other messages between
+# its results, read by the tree's parser: every result, each a test path.
+cp "$SRC/tests/data/ktap-recorded/memcpy_kunit.ktap" "$TMP/ktap/memcpy_kunit.ktap"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --series "$TMP/series/good/v1" --compare-base \
+  --setups memcpy_kunit --junit "$TMP/memcpy.xml"
+expect_grep "memcpy_kunit (summary): pass: 7 tests against base: 7 pass, 0 new failure(s)" "$TMP/out"
+expect_grep 'name="memcpy_kunit/memcpy/memmove_overlap_test #1"' "$TMP/memcpy.xml"
