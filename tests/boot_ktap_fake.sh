@@ -109,3 +109,14 @@ expect_exit 0 "$KSERIES" boot "${common[@]}" --series "$TMP/series/good/v1" --co
   --setups memcpy_kunit --junit "$TMP/memcpy.xml"
 expect_grep "memcpy_kunit (summary): pass: 7 tests against base: 7 pass, 0 new failure(s)" "$TMP/out"
 expect_grep 'name="memcpy_kunit/memcpy/memmove_overlap_test #1"' "$TMP/memcpy.xml"
+
+# 5. Recorded on a real guest: hmm-tests under run_vmtests.sh, made KTAP by
+# testcases/lib/kselftest-nest.awk, with four failures on the base as on the
+# candidate: pre-existing, named, never new; the program's 58 results are
+# read under it (59 tests).
+cp "$SRC/tests/data/ktap-recorded/hmm.ktap" "$TMP/ktap/hmm.ktap"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --series "$TMP/series/good/v1" --compare-base \
+  --setups hmm --junit "$TMP/hmm.xml"
+expect_grep "hmm (summary): pass: 59 tests against base: 25 pass, 0 new failure(s), 4 pre-existing, 0 flaky, 0 skipped on one side only, 30 skipped" "$TMP/out"
+expect_grep "hmm/test_hmm.sh smoke/hmm.hmm_device_private.exclusive: skip: pre-existing failure: fails on the base too" "$TMP/out"
+expect_grep 'name="hmm/test_hmm.sh smoke/hmm2.hmm2_device_private.snapshot #1"' "$TMP/hmm.xml"
