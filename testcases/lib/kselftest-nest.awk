@@ -13,6 +13,11 @@
 #     "# Subtest: NAME" (NAME as the result line names it) follows that line,
 #     so the program's results nest under it; trailing plans inside are
 #     dropped too;
+#   - a result with no description ("ok 3 # SKIP mbind() failed", as
+#     kselftest.h prints ksft_test_result_skip() of mkdirty), which
+#     kunit_parser's result pattern does not match (it wants a space
+#     before the "#" after the number's), gets a second space: the same
+#     result with the same empty name;
 #   - a block still open at the end (run_vmtests.sh killed by the case's
 #     timeout) ends with "not ok N NAME # killed: TIMEOUT_WHY".
 # Nothing is judged here: results pass through as the programs wrote them.
@@ -24,6 +29,15 @@ function result_name(line,    s) {
   sub(/[ \t]+#.*$/, "", s)
   sub(/[ \t]+$/, "", s)
   return s
+}
+
+# LINE with a second space between a result's number and a "#" that
+# follows it at once (no description): see above.
+function unnamed(line) {
+  if (line ~ /^[ \t]*(ok|not ok)[ \t]+[0-9]+ #/) {
+    sub(/ #/, "  #", line)
+  }
+  return line
 }
 
 function is_result(line) { return line ~ /^[ \t]*(ok|not ok)[ \t]+[0-9]+([ \t]|$)/ }
@@ -48,6 +62,7 @@ function flush(line,    name, i, seen_version, seen_result, l) {
       continue
     }
     if (is_result(l)) {
+      l = unnamed(l)
       seen_result = 1
     } else if (is_plan(l) && seen_result) {
       continue
