@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "sys/files.h"
+#include "sys/utc_time.h"
 #include "watch/download.h"
 #include "watch/header_text.h"
 #include "watch/inbox_archive.h"
@@ -17,14 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string iso_time(std::int64_t seconds) {
-  const std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm utc{};
-  gmtime_r(&t, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
+std::string iso_time(std::int64_t seconds) { return utc_time_at(seconds, "%Y-%m-%dT%H:%M:%SZ"); }
 
 bool all_hex(std::string_view text) {
   return std::all_of(text.begin(), text.end(),

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/utf8.h"
 #include "sys/interrupt.h"
+#include "sys/utc_time.h"
 #include "watch/watch_state.h"
 
 namespace kseries::watch {
@@ -15,12 +16,7 @@ namespace kseries::watch {
 namespace {
 
 std::string iso_now(std::chrono::seconds ahead = std::chrono::seconds(0)) {
-  const std::time_t now = std::time(nullptr) + ahead.count();
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
+  return utc_time_at(std::time(nullptr) + ahead.count(), "%Y-%m-%dT%H:%M:%SZ");
 }
 
 constexpr std::size_t k_pending_shown = 20;
