@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "core/utf8.h"
+#include "qemu/guest_liveness.h"
 #include "qemu/pmem_layout.h"
 #include "sys/file_streams.h"
 #include "sys/files.h"
@@ -29,6 +31,9 @@ constexpr std::uint64_t k_arm64_section = 128ull << 20;  // arm64 4K pages: 128 
 constexpr auto k_probe_timeout = std::chrono::seconds(90);
 constexpr auto k_poweroff_grace = std::chrono::seconds(60);
 constexpr std::streamoff k_poweroff_tail = 4096;
+// How long a guest whose kernel cannot go on ("Fixing recursive fault")
+// may stay silent before its boot is ended.
+constexpr auto k_dead_guest_quiet = std::chrono::seconds(120);
 
 // Whether the protocol's last lines say the guest powers off ("KSERIES
 // poweroff" is the last line its init writes).
@@ -379,11 +384,15 @@ VmRun Vm::boot(const VmSpec& spec) {
   // shutdown (a BUG in an unbind holds the device lock device_shutdown()
   // waits for: seen on debug-vm, 2026-12-06) is ended a minute later, not
   // at the case's timeout; the protocol already holds all it said.
-  process.done = [protocol = run.protocol] { return said_poweroff(protocol); };
+  // A guest whose kernel cannot go on (guest_liveness.h) and then stays
+  // silent is ended the same way, saying why.
+  auto dead = std::make_shared<DeadGuestWatch>(run.console, run.protocol, k_dead_guest_quiet);
+  process.done = [protocol = run.protocol, dead] { return said_poweroff(protocol) || (*dead)(); };
   process.done_grace = k_poweroff_grace;
   std::error_code ec;
   try {
     run.process = m_runner.run(process);
+    run.ended_early = dead->why();
   } catch (const Error&) {
     // Interrupted: nothing will read the disks of this boot.
     fs::remove(backing, ec);

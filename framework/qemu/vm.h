@@ -68,6 +68,9 @@ struct VmRun {
   std::filesystem::path console;
   std::filesystem::path protocol;
   std::filesystem::path bulk;
+  // Why kseries ended the boot before the guest powered off or timed out
+  // (qemu/guest_liveness.h), "" when it did not.
+  std::string ended_early;
 };
 
 // The argv for a boot (exposed for tests and for the benchmark). Throws

@@ -48,8 +48,9 @@ void classify(BootRecord& record, const SessionSpec& spec) {
                    : record.run.process.end == ProcessEnd::k_timed_out
                        ? guest::BootEnd::k_timed_out
                        : guest::BootEnd::k_qemu_failed;
-  record.findings =
-      guest::triage_boot(file_text(record.run.console), end, record.run.process.describe());
+  const std::string qemu_detail =
+      record.run.ended_early.empty() ? record.run.process.describe() : record.run.ended_early;
+  record.findings = guest::triage_boot(file_text(record.run.console), end, qemu_detail);
   if (!record.powered_off && record.findings.empty()) {
     record.problems.push_back("the guest did not power off");
   }
