@@ -83,7 +83,10 @@ expect_grep "^watch: warning: the feed's window (25 entries, the oldest of .*) n
 grep -q "^watch: 30 new revision(s)" "$TMP/out" && fail "the feed held all 30"
 
 # --since a commit of the epoch: every revision after it, none before.
-after=$(git --git-dir="$epoch" log --format=%H --grep='burst: change 20$' | head -1)
+# (git log -1, not "| head -1": the patch and its reply both match, and a
+# git that writes its second line after head has gone dies of SIGPIPE,
+# which pipefail and set -e turned into a silent exit under load)
+after=$(git --git-dir="$epoch" log -1 --format=%H --grep='burst: change 20$')
 [ -n "$after" ] || fail "no commit for burst 20 in $epoch"
 since=("${dry[@]/$TMP\/outbox/$TMP/outbox-since}" --since "$after")
 expect_exit 0 "${since[@]}"
