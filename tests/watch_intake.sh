@@ -13,23 +13,12 @@ source "$(dirname "$0")/inbox.bash"
 source "$(dirname "$0")/watch_lib.bash"
 watch_setup
 change_id=20261202-toy-series-0123456789ab
-answer_to() {  # answer_to MESSAGE-ID: the outbox mail that replies to it
-  grep -l "^In-Reply-To: <$1>" "$TMP"/outbox/*.eml 2>/dev/null | head -1
-}
 
 # The victim's v1 (careful: slow), then an intruder's "v2" with the victim's
 # change-id (fast), not in its thread, from another address.
 add_revision 1 "" careful
 v1=$cover
-mkdir -p "$TMP/mails/intruder"
-for f in "$TMP"/mails/v1/*.patch; do
-  sed -e 's/^From: .*/From: Intruder <intruder@example.net>/' -e 's/\[PATCH /[PATCH v2 /' \
-      -e 's/^\(Message-I[dD]: <\)/\1intruder-/' -e 's/^\(In-Reply-To: <\)/\1intruder-/' \
-      -e 's/^\(References: <\)/\1intruder-/' -e 's/^+careful$/+fast/' \
-      "$f" >"$TMP/mails/intruder/$(basename "$f")"
-done
-intruder=$(message_id "$TMP/mails/intruder/v1-0000-cover-letter.patch")
-inbox_add "$TMP"/mails/intruder/*.patch
+post_intruder "[PATCH "
 
 # A series without a cover letter: git send-email's threading, patch 2
 # answering patch 1.

@@ -53,3 +53,25 @@ outbox_count() { find "$TMP/outbox" -maxdepth 1 -name '*.eml' 2>/dev/null | wc -
 sunk_count() { ls "$SINK" | wc -l; }
 gate_runs() { find "$TMP/wd/runs" -maxdepth 1 -name '*-watch-gate*' 2>/dev/null | wc -l; }
 states() { jq -r 'select(.phase != null) | "\(.revision) \(.phase) \(.message_id) \(.note)"' "$TMP"/wd/watch/*/*.json; }
+
+# answer_to MESSAGE-ID: the outbox mail that replies to it.
+answer_to() {
+  grep -l "^In-Reply-To: <$1>" "$TMP"/outbox/*.eml 2>/dev/null | head -1
+}
+
+# post_intruder PREFIX: v1's mails as another poster's "v2" with the same
+# change-id (fast where v1 is careful), not in v1's thread: PREFIX is the
+# subject's "[PATCH ..." as v1 has it ("[PATCH " or "[PATCH v1 "). Sets
+# $intruder (its cover letter's message-id) and delivers it.
+post_intruder() {
+  local prefix=$1 f
+  mkdir -p "$TMP/mails/intruder"
+  for f in "$TMP"/mails/v1/*.patch; do
+    sed -e 's/^From: .*/From: Intruder <intruder@example.net>/' -e "s/\\${prefix}/[PATCH v2 /" \
+        -e 's/^\(Message-I[dD]: <\)/\1intruder-/' -e 's/^\(In-Reply-To: <\)/\1intruder-/' \
+        -e 's/^\(References: <\)/\1intruder-/' -e 's/^+careful$/+fast/' \
+        "$f" >"$TMP/mails/intruder/$(basename "$f")"
+  done
+  intruder=$(message_id "$TMP/mails/intruder/v1-0000-cover-letter.patch")
+  inbox_add "$TMP"/mails/intruder/*.patch
+}
