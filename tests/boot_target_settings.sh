@@ -2,11 +2,12 @@
 # where the command line is silent: -smp and the memmap= size in the argv
 # the report records; --size wins over pmem-size:; a target without them
 # keeps -smp 2 and 2G; a malformed value is a usage error naming the line.
+# A case that does not need pmem boots with no memmap= at all (its RAM whole).
 source "$(dirname "$0")/lib.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
 repo=$TMP/toy
-mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/cases/lib" "$TMP/cases/plain"
+mkdir -p "$repo/scripts/kconfig" "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/cases/lib" "$TMP/cases/plain" "$TMP/cases/ram"
 toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
@@ -19,6 +20,9 @@ printf '#!/bin/sh\n' >"$TMP/cases/lib/init"
 printf '#!/bin/sh\n' >"$TMP/cases/plain/guest.sh"
 chmod +x "$TMP/cases/plain/guest.sh"
 printf 'description: plain\nneeds: pmem\nsetups: one\ntimeout: 30\n' >"$TMP/cases/plain/case.conf"
+printf '#!/bin/sh\n' >"$TMP/cases/ram/guest.sh"
+chmod +x "$TMP/cases/ram/guest.sh"
+printf 'description: no pmem\nsetups: one\ntimeout: 30\n' >"$TMP/cases/ram/case.conf"
 export KSERIES_KVM_DEVICE=$TMP/no-kvm
 common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
         --base "$base" --case plain --boots 1)
@@ -43,6 +47,12 @@ expect_exit 0 "$KSERIES" boot "${common[@]}" --target plain --json "$TMP/plain.j
 argv_of "$TMP/plain.json" >"$TMP/plain.argv"
 expect_grep "-smp 2 " "$TMP/plain.argv"
 expect_grep "memmap=2G!" "$TMP/plain.argv"
+expect_exit 0 "$KSERIES" boot "${common[@]/plain/ram}" --target plain --json "$TMP/ram.json"
+argv_of "$TMP/ram.json" >"$TMP/ram.argv"
+expect_grep "-smp 2 " "$TMP/ram.argv"
+if grep -q "memmap=" "$TMP/ram.argv"; then
+  echo "FAIL: a case without needs: pmem got a memmap= region: $(cat "$TMP/ram.argv")"; exit 1
+fi
 expect_exit 2 "$KSERIES" boot "${common[@]}" --target bad
 expect_grep "bad.target:3: cpus is a vCPU count from 1 to 64, not 'many'" "$TMP/err"
 echo "PASS"

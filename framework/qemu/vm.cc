@@ -243,6 +243,9 @@ std::string pmem_cmdline(const VmSpec& spec) {
                ? "mem=" + std::to_string(arm64_carve(spec).kept_ram >> 20) + "M"
                : "";
   }
+  if (spec.pmem == PmemTopology::k_none) {
+    return "";
+  }
   if (spec.pmem == PmemTopology::k_legacy) {
     std::string text = "memmap=" + spec.pmem_size + "!" + spec.pmem_offset;
     if (spec.pmem_layouts.empty()) {
@@ -325,7 +328,7 @@ std::vector<std::string> qemu_argv(const VmSpec& spec, const std::string& accel)
                      ",size=" + spec.pmem_size,
                  "-device", "nvdimm,id=nvdimm0,memdev=nvmem0"});
   } else {
-    if (!arm64) {
+    if (!arm64 && spec.pmem == PmemTopology::k_legacy) {
       check_legacy_pmem_in_ram(spec);
     }
     argv.insert(argv.end(), {"-m", spec.memory});

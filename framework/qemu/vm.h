@@ -22,7 +22,11 @@
 namespace kseries::qemu {
 
 enum class Accel { k_auto, k_kvm, k_tcg };
-enum class PmemTopology { k_legacy, k_nvdimm };
+// Where the guest's pmem comes from: legacy memmap= (x86) or a carved
+// of_pmem region (arm64), an emulated NVDIMM (ACPI NFIT), or none: a case
+// that does not need pmem boots with its RAM whole (no hole in ZONE_NORMAL,
+// so boot-time code walks the zone as on a machine without pmem).
+enum class PmemTopology { k_legacy, k_nvdimm, k_none };
 // What the guest's clock counts. k_icount (TCG only): QEMU's
 // `-icount shift=0,sleep=off`, 1 virtual ns per executed guest instruction,
 // idle time skipped, single-threaded TCG: deterministic, blind to the memory

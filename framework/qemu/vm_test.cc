@@ -102,6 +102,25 @@ TEST(VmTest, NvdimmArgvAndKvmCpu) {
   }
 }
 
+TEST(VmTest, NoPmemLeavesTheRamWhole) {
+  VmSpec spec;
+  spec.kernel = "k";
+  spec.initramfs = "i";
+  spec.run_dir = "/r";
+  spec.pmem = PmemTopology::k_none;
+  spec.memory = "2G";  // smaller than legacy pmem at 4G would need: not checked
+  const auto argv = qemu_argv(spec, "tcg");
+  EXPECT_TRUE(has_pair(argv, "-m", "2G"));
+  for (const auto& arg : argv) {
+    EXPECT_EQ(arg.find("memmap="), std::string::npos) << arg;
+    EXPECT_EQ(arg.find("nvdimm"), std::string::npos) << arg;
+  }
+  EXPECT_EQ(pmem_cmdline(spec), "");
+  spec.arch = "arm64";
+  EXPECT_EQ(pmem_cmdline(spec), "");  // no mem= carve
+  EXPECT_EQ(arm64_pmem_node(spec), "");
+}
+
 TEST(VmTest, CaseCpuModelOnlyUnderTcg) {
   VmSpec spec;
   spec.kernel = "k";

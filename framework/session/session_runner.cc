@@ -95,6 +95,13 @@ BootSettings boot_settings(const SessionRequest& request) {
 SessionOutcome run_session(SessionRequest request, Services& services, Status& status) {
   const BootSettings settings = boot_settings(request);
   request.pmem_size = settings.pmem_size;
+  // pmem is a need of a case, not of every VM: a case that does not need it
+  // boots with its RAM whole.
+  const auto& needs = request.test_case.needs;
+  const bool pmem_case = std::find(needs.begin(), needs.end(), "pmem") != needs.end();
+  if (!pmem_case) {
+    request.pmem = "none";
+  }
   // Plan: what the case does on this target, before anything is built.
   const Oracle* oracle = find_oracle(request.test_case.oracle);
   const CasePlan plan = plan_case(request.target, request.test_case, request.case_options);
@@ -141,8 +148,9 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   qemu::Vm vm(services.runner, services.workdir_root);
   SessionSpec spec;
   spec.vm.run_dir = request.run_dir;
-  spec.vm.pmem =
-      request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm : qemu::PmemTopology::k_legacy;
+  spec.vm.pmem = !pmem_case                 ? qemu::PmemTopology::k_none
+                 : request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm
+                                            : qemu::PmemTopology::k_legacy;
   spec.vm.pmem_size = request.pmem_size;
   spec.vm.timeout = settings.timeout;
   if (settings.cpus > 0) {
@@ -179,8 +187,6 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.guest_cmdline = plan.guest_cmdline;
   spec.setups = plan.setups;
   spec.vm.pmem_layouts = plan.layouts;
-  const bool pmem_case = std::find(request.test_case.needs.begin(), request.test_case.needs.end(),
-                                   "pmem") != request.test_case.needs.end();
   if (pmem_case && spec.vm.pmem == qemu::PmemTopology::k_legacy && spec.vm.arch == "x86_64") {
     for (const auto& region :
          qemu::pmem_regions(qemu::parse_memory_size(spec.vm.pmem_offset),
@@ -216,7 +222,8 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
     spec.boot_cache = &cache;
     spec.cache_every_kernel = request.reuse_every_boot;
   }
-  spec.label = "(" + vm.accel() + ", " + request.pmem + " pmem " + request.pmem_size + ")";
+  spec.label = "(" + vm.accel() + ", " +
+               (pmem_case ? request.pmem + " pmem " + request.pmem_size : "no pmem") + ")";
 
   // Boot, judge, render. An oracle's verdicts that need the other kernels'
   // evidence (did the series' new path run?) are settled once all booted.
