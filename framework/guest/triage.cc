@@ -147,9 +147,15 @@ const char* to_string(FindingKind kind) {
 std::vector<Finding> triage_console(std::string_view console) {
   const auto lines = split_lines(console);
   std::vector<Finding> findings;
-  std::string during;
+  // Before the kernel starts /init, a splat is the boot's own (a boot-time
+  // init that read what it should not: attributed to "boot").
+  std::string during = "boot";
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string text(strip_timestamp(lines[i]));
+    if (text.starts_with("Run /init as init process")) {
+      during.clear();
+      continue;
+    }
     // Guest scripts mark their steps in the kernel log (memmap-state: before
     // each bind, unbind and reconfiguration), so a splat names its step.
     constexpr std::string_view k_step = "kseries-step: ";

@@ -40,7 +40,21 @@ TEST(TriageTest, AFindingNamesTheGuestsStep) {
   EXPECT_EQ(findings[0].during, "devdax-dev unbind");
   EXPECT_EQ(findings[1].kind, FindingKind::k_bug);
   EXPECT_EQ(findings[1].during, "devdax-dev unbind");
-  EXPECT_EQ(triage_console("[ 1.0] kernel BUG at mm/x.c:1!\n")[0].during, "");
+}
+
+// Before the kernel runs /init, a splat is the boot's own; after it and
+// before the guest's first step, no step is named.
+TEST(TriageTest, ASplatBeforeInitIsTheBoots) {
+  const char* log =
+      "[ 0.5] page dumped because: VM_BUG_ON_PAGE(PagePoisoned(page))\n"
+      "[ 0.6] kernel BUG at include/linux/mm.h:1911!\n"
+      "[ 1.0] Run /init as init process\n"
+      "[ 2.0] kernel BUG at mm/x.c:1!\n";
+  const auto findings = triage_console(log);
+  ASSERT_EQ(findings.size(), 3u);
+  EXPECT_EQ(findings[0].during, "boot");
+  EXPECT_EQ(findings[1].during, "boot");
+  EXPECT_EQ(findings[2].during, "");
 }
 
 TEST(TriageTest, ClassifiesEachKind) {
