@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <tuple>
+#include <utility>
 
 #include "core/error.h"
 #include "oracle/bulk_blobs.h"
@@ -263,6 +264,10 @@ HugetlbDumps collect_hugetlb_dumps(const std::vector<guest::Event>& events,
     if (m.metric == "empty_range_folio") {
       out.empty_range_folio = static_cast<uint64_t>(m.value);
     }
+    if (const auto zone = m.extra.find("zone");
+        m.metric == "zone_contiguous" && zone != m.extra.end()) {
+      out.zone_contiguous[zone->second] = m.value != 0;
+    }
   }
   return out;
 }
@@ -310,13 +315,35 @@ std::vector<SetupVerdict> judge_hugetlb_tails(const HugetlbDumps& dumps) {
   return verdicts;
 }
 
+namespace {
+
+// The zones whose zone->contiguous the series changed (none when either
+// side did not report its zones).
+std::vector<std::string> zone_differences(const HugetlbDumps& base, const HugetlbDumps& series) {
+  std::vector<std::string> out;
+  for (const auto& [zone, contiguous] : base.zone_contiguous) {
+    const auto mine = series.zone_contiguous.find(zone);
+    if (mine != series.zone_contiguous.end() && mine->second != contiguous) {
+      out.push_back("zone " + zone + " is " + (mine->second ? "" : "not ") +
+                    "contiguous after boot, the base kernel's is" + (contiguous ? "" : " not") +
+                    " (set_zone_contiguous() compares the first and last struct page of "
+                    "every pageblock: struct pages read before they were initialised?)");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<SetupVerdict> judge_hugetlb_vs_base(const HugetlbDumps& base,
                                                 const HugetlbDumps& series) {
   std::vector<SetupVerdict> verdicts;
+  // A zone's contiguity belongs to no folio size: named in the first one's.
+  std::vector<std::string> zones = zone_differences(base, series);
   for (const std::string& size : sizes_in(base, &series)) {
     SetupVerdict v;
     v.setup = size;
-    std::vector<std::string> problems;
+    std::vector<std::string> problems = std::exchange(zones, {});
     const auto b = of_size(base, size);
     const auto s = of_size(series, size);
     if (b.size() != s.size()) {

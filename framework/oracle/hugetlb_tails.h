@@ -43,6 +43,10 @@ struct HugetlbDumps {
   // "empty_range_folio" measure), if the kernel has the hook and it ran.
   std::optional<uint64_t> empty_range_folio;
   std::map<std::string, std::string> errors;  // per size: blobs that failed
+  // Every zone's zone->contiguous after boot (the guest's "zone_contiguous"
+  // measures, zone=NAME): set_zone_contiguous() reads the first and last
+  // struct page of every pageblock, so tails read before their init show.
+  std::map<std::string, bool> zone_contiguous;
 };
 
 // Sets DUMP's header so that position_of() sees one compound page of

@@ -190,6 +190,40 @@ TEST(HugetlbTails, IdenticalTailsPassAndHeadsAreNotCompared) {
       << verdicts[0].summary;
 }
 
+// Boot-time gigantic pages' tails read by set_zone_contiguous() before
+// hugetlb initialised them: identical final struct pages, a zone that is no
+// longer contiguous. Measures as the guest sends them.
+TEST(HugetlbTails, AZoneTheSeriesLeftNotContiguousIsNamed) {
+  const auto zones = [](int normal) {
+    return guest::parse_protocol(
+        "KSERIES measure setup=zones iter=0 metric=zone_contiguous value=0 unit=flag zone=DMA\n"
+        "KSERIES measure setup=zones iter=1 metric=zone_contiguous value=" +
+        std::to_string(normal) + " unit=flag zone=Normal\n");
+  };
+  testing::TempDir dir;
+  write_file(dir.path() / "bulk.img", std::string(4096, '\0'));
+  HugetlbDumps base = two_folios(true);
+  HugetlbDumps series = two_folios(true);
+  base.zone_contiguous = collect_hugetlb_dumps(zones(1), dir.path() / "bulk.img").zone_contiguous;
+  ASSERT_EQ(base.zone_contiguous.size(), 2u);
+  EXPECT_TRUE(base.zone_contiguous.at("Normal"));
+  series.zone_contiguous = base.zone_contiguous;
+  auto verdicts = judge_hugetlb_vs_base(base, series);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_pass) << verdicts[0].summary;
+  series.zone_contiguous = collect_hugetlb_dumps(zones(0), dir.path() / "bulk.img").zone_contiguous;
+  verdicts = judge_hugetlb_vs_base(base, series);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].status, VerdictStatus::k_fail);
+  EXPECT_NE(verdicts[0].summary.find("zone Normal is not contiguous after boot, the base kernel's "
+                                     "is (set_zone_contiguous()"),
+            std::string::npos)
+      << verdicts[0].summary;
+  // A side that did not report its zones (an older guest) compares nothing.
+  series.zone_contiguous.clear();
+  EXPECT_EQ(judge_hugetlb_vs_base(base, series)[0].status, VerdictStatus::k_pass);
+}
+
 // INIT_LIST_HEAD(&page->lru) then prep_compound_tail(): lru.prev still
 // points at the page's own lru (base); a template copy points at the
 // template source's (series).

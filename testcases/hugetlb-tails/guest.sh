@@ -9,6 +9,8 @@
 # 2 MiB pages), so there is nothing to poison: the host checks the invariants
 # and compares with the base kernel's boot instead.
 #
+# Also every zone's zone->contiguous, compared with the base's by the host.
+#
 # If the kernel has the empty-range test hook (hook-v2/hook-v3 in this
 # directory) and the command line switched it on, its console line names the
 # folio it ran on: reported as the measure empty_range_folio.
@@ -46,6 +48,20 @@ if [ -n "$hook" ]; then
 fi
 dmesg | grep -E 'HugeTLB: (registered|allocation|Ignoring)|kseries: empty tail range hook' >/tmp/hugetlb.log
 registered="$(tr '\n' ' ' </tmp/hugetlb.log)"
+
+# Every zone's zone->contiguous (memmap_dump.ko's state file), as the
+# measures zone_contiguous setup=zones: set_zone_contiguous() reads the
+# first and last struct page of every pageblock at the end of boot, so a
+# gigantic page's tails read there before hugetlb initialised them make
+# the zone not contiguous (the host compares with the base kernel's).
+if cat "$MMD/state" >/tmp/state 2>"$ERR"; then
+  i=0
+  while read -r word name _ _ _ _ _ _ _ contiguous; do
+    [ "$word" = zone ] || continue
+    kseries_measure zones "$i" zone_contiguous "$contiguous" flag zone="$name"
+    i=$((i + 1))
+  done </tmp/state
+fi
 
 if ! cat "$MMD/huge_heads" >/tmp/heads 2>"$ERR"; then
   for s in $setups; do fail "$s" "huge_heads: $(err)"; done
