@@ -30,7 +30,7 @@ const std::vector<const Stage*>& gate_stages() {
 
 const Stage* stage_of(const results::CellId& cell) {
   for (const Stage* stage : gate_stages()) {
-    if (stage->kind() == cell.stage) {
+    if (stage->kind() == cell.kind) {
       return stage;
     }
   }

@@ -220,15 +220,6 @@ class Page {
     }
   }
 
-  const RunCell* find_cell(const std::string& series, results::Stage stage) const {
-    for (const auto& c : m_run.cells) {
-      if (const auto id = c.id(); c.series == series && id && id->stage == stage) {
-        return &c;
-      }
-    }
-    return nullptr;
-  }
-
   static const std::vector<results::Reason>& reasons(const results::SeriesRecord& series) {
     static const std::vector<results::Reason> none;
     return series.verdict ? series.verdict->reasons : none;
@@ -238,9 +229,9 @@ class Page {
     if (series.patches.empty()) {
       return;
     }
-    const RunCell* apply = find_cell(series.series, results::Stage::k_apply);
-    const RunCell* checkpatch = find_cell(series.series, results::Stage::k_checkpatch);
-    const RunCell* builds = find_cell(series.series, results::Stage::k_per_patch);
+    const RunCell* apply = m_run.find_cell(series.series, results::k_apply_cell);
+    const RunCell* checkpatch = m_run.find_cell(series.series, results::k_checkpatch_cell);
+    const RunCell* builds = m_run.find_cell(series.series, results::k_per_patch_cell);
     m_out +=
         "<h3>Patches</h3>\n<table>\n<tr><th>#</th><th>subject</th><th>apply</th>"
         "<th>checkpatch (errors, warnings, checks)</th><th>build" +
@@ -306,7 +297,7 @@ class Page {
     }
     m_out += "</table>\n";
     for (const auto& cell : m_run.cells) {
-      if (cell.series != series.series || cell.cell == "checkpatch") {
+      if (cell.series != series.series || cell.cell == results::CellId::checkpatch().to_string()) {
         continue;
       }
       const bool bad =
