@@ -114,7 +114,8 @@ class PlanTest : public ::testing::Test {
     put_file(m_tmp / "every-line.matrix",
              "per-patch: pmem\ncell: pmem memmap-timing\ncell: pmem-coverage memmap-equivalence\n"
              "per-patch-timing: pmem memmap-timing setups=fsdax-dev\n"
-             "revision-regression: max=5\ncoverage: min=10\ncheckpatch: max-new-errors=0\n");
+             "revision-regression: max=5\ncoverage: min=10\ncheckpatch: max-new-errors=0\n"
+             "signoff: author\n");
     names.push_back((m_tmp / "every-line.matrix").string());
     return names;
   }
@@ -179,7 +180,8 @@ TEST_F(PlanTest, EveryPlannedCellReadsBackAsItsStagesCell) {
       seen.insert(cell.stage);
     }
   }
-  // Each stage but one turned on by a matrix line of its own nobody here writes.
+  // Every stage but one that a matrix key of its own turns on (a new stage
+  // need not be written into the every-line matrix; signoff is).
   for (const Stage* stage : gate_stages()) {
     EXPECT_TRUE(seen.contains(stage) || !stage->matrix_key().empty())
         << "no matrix here plans the stage of '" << stage->kind().word << "'";
