@@ -142,6 +142,11 @@ class Page {
   }
 
  private:
+  // The run did not reach its end: interrupted, or cut off unrecorded.
+  bool cut_off() const {
+    return m_run.outcome == results::Outcome::k_interrupted || !m_run.finished;
+  }
+  // Cut off without the interruption recorded: no verdict to show.
   bool incomplete() const {
     return m_run.outcome != results::Outcome::k_interrupted && !m_run.finished;
   }
@@ -156,8 +161,7 @@ class Page {
   void header(const std::string& verdict) {
     // From the typed outcome, not the word: EXPECTED (every failure the
     // expectations named) and SKIP are not failures of the run.
-    const bool cut = incomplete() || m_run.outcome == results::Outcome::k_interrupted;
-    const std::string cls = cut                                  ? "incomplete"
+    const std::string cls = cut_off()                            ? "incomplete"
                             : results::is_failure(m_run.outcome) ? "fail"
                                                                  : "pass";
     m_out += "<header class=\"verdict " + cls + "\">\n<h1>" + escape(verdict) + ": kseries " +
@@ -177,7 +181,7 @@ class Page {
       m_out += " · " + escape(seconds_text(total));
     }
     m_out += "</p>\n</header>\n";
-    if (m_run.outcome == results::Outcome::k_interrupted || !m_run.finished) {
+    if (cut_off()) {
       m_out +=
           "<p><strong>The run did not finish</strong>: the cells below are those it "
           "recorded; <code>kseries gate --resume " +
