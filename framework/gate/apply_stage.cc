@@ -62,7 +62,7 @@ const char* apply_fact(git::PatchStatus status) {
 
 class ApplyStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_apply; }
+  results::CellKind kind() const override { return results::k_apply_cell; }
   std::string time_bucket() const override { return "apply"; }
   bool needed_by_the_rest() const override { return true; }
 

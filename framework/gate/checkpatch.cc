@@ -263,7 +263,7 @@ results::CellResult check_series(const std::string& series_name, const std::stri
 
 class CheckpatchStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_checkpatch; }
+  results::CellKind kind() const override { return results::k_checkpatch_cell; }
   std::string time_bucket() const override { return "checkpatch"; }
 
   std::vector<PlannedCell> plan(const ResolvedMatrix&) const override {

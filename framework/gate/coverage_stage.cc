@@ -169,7 +169,7 @@ results::CellResult judge_coverage(const CoverageStageInput& input, git::Store& 
 
 class CoverageStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_coverage; }
+  results::CellKind kind() const override { return results::k_coverage_cell; }
   std::string time_bucket() const override { return "cells (build, boot, judge)"; }
 
   std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {

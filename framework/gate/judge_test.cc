@@ -219,7 +219,7 @@ TEST(JudgeGateTest, ASlowerRevisionIsAWarningOrItsRegressionCellFails) {
   const std::optional<CheckpatchPolicy> no_checkpatch;
   const AfterSeriesInput after{
       {{"s/v1", false}, {"s/v2", false}}, revisions, policy, "m.matrix", cells, no_checkpatch};
-  const PlannedCell planned_cell{results::CellId::revision_regression(),
+  const PlannedCell planned_cell{results::CellId{k_revision_regression_cell},
                                  &revision_regression_stage(), nullptr, ""};
   const auto regression = revision_regression_stage().run_after(planned_cell, after);
   ASSERT_EQ(regression.size(), 2u);

@@ -8,6 +8,8 @@
 #include "core/config_lines.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "gate/stage.h"
+#include "gate/stages.h"
 #include "kernel/target.h"
 #include "session/case_plan.h"
 #include "session/oracle.h"
@@ -87,6 +89,16 @@ RevisionRegressionPolicy parse_revision_regression(const std::vector<std::string
   return policy;
 }
 
+// The stage whose own matrix key KEY is (`signoff`), or null.
+const Stage* stage_with_key(const std::string& key) {
+  for (const Stage* stage : gate_stages()) {
+    if (!stage->matrix_key().empty() && stage->matrix_key() == key) {
+      return stage;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Matrix parse_matrix(const std::string& text, const fs::path& file) {
@@ -148,10 +160,19 @@ Matrix parse_matrix(const std::string& text, const fs::path& file) {
     } else if (key == "coverage") {
       coverage::add_policy_line(matrix.coverage, std::string(line.substr(colon + 1)), where);
       matrix.coverage_line = matrix.coverage_line ? matrix.coverage_line : line_no;
+    } else if (const Stage* stage = stage_with_key(key)) {
+      const auto given = matrix.stage_lines.find(key);
+      once(given != matrix.stage_lines.end(),
+           given != matrix.stage_lines.end() ? given->second.line : 0);
+      stage->check_matrix_line(w, where);
+      matrix.stage_lines[key] = {w, line_no};
     } else {
-      throw usage_error(where + ": unknown key '" + key +
-                        "' (per-patch, per-patch-timing, cell, revision-regression, coverage, "
-                        "checkpatch)");
+      std::string keys =
+          "per-patch, per-patch-timing, cell, revision-regression, coverage, checkpatch";
+      for (const Stage* owner : gate_stages()) {
+        keys += owner->matrix_key().empty() ? "" : ", " + owner->matrix_key();
+      }
+      throw usage_error(where + ": unknown key '" + key + "' (" + keys + ")");
     }
   }
   if (matrix.cells.empty() && !matrix.per_patch_target && !matrix.per_patch_timing) {

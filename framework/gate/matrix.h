@@ -8,6 +8,7 @@
 //   coverage: min=PCT
 //   coverage: require FILE:FIRST-LAST
 //   checkpatch: max-new-errors=N
+//   KEY: ...   (a key a stage owns, gate/stage.h: `signoff: author`)
 // (revision-regression: a revision slower than the revision before it by
 // more than PCT percent, on METRIC or on any metric, fails;
 // gate/revision_regression.h. coverage: the policy on the changed lines the
@@ -18,6 +19,7 @@
 // `#` starts a comment. Errors name file:line.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,13 @@ struct RevisionRegressionPolicy {
   int line = 0;
 };
 
+// A line of a key a stage owns (gate/stage.h, Stage::matrix_key): what
+// follows its colon, word by word.
+struct StageLine {
+  std::vector<std::string> words;
+  int line = 0;
+};
+
 struct Matrix {
   std::string name;
   std::filesystem::path file;
@@ -54,6 +63,8 @@ struct Matrix {
   std::optional<CheckpatchPolicy> checkpatch;
   coverage::CoveragePolicy coverage;  // off when empty
   int coverage_line = 0;              // its first line, for errors
+  // The lines of the keys the stages own (`signoff: author`), by key.
+  std::map<std::string, StageLine> stage_lines;
 };
 
 // A matrix loaded and checked against the targets and cases it names, with

@@ -150,7 +150,7 @@ void take_cells(const ShardRun& run, MergeResult& result,
 // The series records (patches) of the shard that ran the apply cells: every
 // shard applies, only that one's record is taken, in the plan's order.
 void take_series(const std::vector<ShardRun>& runs, MergeResult& result) {
-  const int owner = result.plan.shard_of("apply");
+  const int owner = result.plan.shard_of(results::CellId::apply().to_string());
   for (const auto& run : runs) {
     if (run.index() != owner) {
       continue;
@@ -183,8 +183,9 @@ void judge(MergeResult& result) {
   for (const auto& series : plan.series) {
     if (std::none_of(result.gate.cells.begin(), result.gate.cells.end(),
                      [&](const results::CellResult& c) { return c.series == series.name; })) {
-      throw usage_error("series " + series.name + " has no cell in any shard (its apply cell is " +
-                        "shard " + std::to_string(plan.shard_of("apply")) + "'s)");
+      throw usage_error(
+          "series " + series.name + " has no cell in any shard (its apply cell is " + "shard " +
+          std::to_string(plan.shard_of(results::CellId::apply().to_string())) + "'s)");
     }
   }
   std::vector<JudgedSeries> judged;

@@ -176,7 +176,7 @@ results::CellResult build_every_patch(const PerPatchInput& input, kernel::Kernel
 
 class PerPatchStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_per_patch; }
+  results::CellKind kind() const override { return results::k_per_patch_cell; }
   std::string time_bucket() const override { return "per-patch builds"; }
 
   std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {

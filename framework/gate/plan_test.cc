@@ -100,6 +100,26 @@ class PlanTest : public ::testing::Test {
     return out;
   }
 
+  // Every bundled matrix, and one with every kind of line they lack.
+  std::vector<std::string> matrix_names() {
+    const fs::path matrices = testing::source_dir() / "kernel-configs" / "matrices";
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(matrices)) {
+      if (entry.path().extension() == ".matrix") {
+        names.push_back(entry.path().stem().string());
+      }
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_GE(names.size(), 8u);
+    put_file(m_tmp / "every-line.matrix",
+             "per-patch: pmem\ncell: pmem memmap-timing\ncell: pmem-coverage memmap-equivalence\n"
+             "per-patch-timing: pmem memmap-timing setups=fsdax-dev\n"
+             "revision-regression: max=5\ncoverage: min=10\ncheckpatch: max-new-errors=0\n"
+             "signoff: author\n");
+    names.push_back((m_tmp / "every-line.matrix").string());
+    return names;
+  }
+
   git::Session m_session;
   testing::TempDir m_tmp;
   git::Store m_store{m_tmp / "store.git"};
@@ -110,22 +130,7 @@ class PlanTest : public ::testing::Test {
 };
 
 TEST_F(PlanTest, EveryBundledMatrixRunsItsPlanAndItsShardsTogetherRunItOnce) {
-  const fs::path matrices = testing::source_dir() / "kernel-configs" / "matrices";
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(matrices)) {
-    if (entry.path().extension() == ".matrix") {
-      names.push_back(entry.path().stem().string());
-    }
-  }
-  std::sort(names.begin(), names.end());
-  ASSERT_GE(names.size(), 8u);
-  // And one with every kind of line the bundled ones lack.
-  put_file(m_tmp / "every-line.matrix",
-           "per-patch: pmem\ncell: pmem memmap-timing\ncell: pmem-coverage memmap-equivalence\n"
-           "per-patch-timing: pmem memmap-timing setups=fsdax-dev\n"
-           "revision-regression: max=5\ncoverage: min=10\ncheckpatch: max-new-errors=0\n");
-  names.push_back((m_tmp / "every-line.matrix").string());
-  for (const auto& name : names) {
+  for (const auto& name : matrix_names()) {
     SCOPED_TRACE("matrix " + name);
     const auto single = request(name, fs::path(name).stem().string() + "-single");
     const std::vector<std::string> planned = make_gate_plan(single.matrix).names();
@@ -154,6 +159,32 @@ TEST_F(PlanTest, EveryBundledMatrixRunsItsPlanAndItsShardsTogetherRunItOnce) {
     EXPECT_EQ(union_of_shards, std::multiset<std::string>(planned.begin(), planned.end()))
         << "the shards together did not run the plan once";
     EXPECT_EQ(cell_names(merge_shards(dirs).gate.cells), ran) << "the merge is not the single gate";
+  }
+}
+
+// A cell's word is written by its stage's kind and read back (a merge
+// reading its shards, --resume reading an earlier run) to the same cell of
+// the same stage: every stage's kind is registered where it is declared.
+TEST_F(PlanTest, EveryPlannedCellReadsBackAsItsStagesCell) {
+  std::set<const Stage*> seen;
+  for (const auto& name : matrix_names()) {
+    SCOPED_TRACE("matrix " + name);
+    const auto matrix = load_matrix(testing::source_dir() / "kernel-configs",
+                                    testing::source_dir() / "testcases", name);
+    for (const auto& cell : make_gate_plan(matrix).cells) {
+      const auto parsed = results::CellId::parse(cell.name());
+      ASSERT_TRUE(parsed.has_value()) << cell.name();
+      EXPECT_EQ(*parsed, cell.id) << cell.name();
+      EXPECT_EQ(stage_of(*parsed), cell.stage) << cell.name();
+      EXPECT_EQ(cell.stage->kind(), cell.id.kind) << cell.name();
+      seen.insert(cell.stage);
+    }
+  }
+  // Every stage but one that a matrix key of its own turns on (a new stage
+  // need not be written into the every-line matrix; signoff is).
+  for (const Stage* stage : gate_stages()) {
+    EXPECT_TRUE(seen.contains(stage) || !stage->matrix_key().empty())
+        << "no matrix here plans the stage of '" << stage->kind().word << "'";
   }
 }
 

@@ -82,7 +82,7 @@ std::vector<std::vector<std::string>> reproduce_commands(const ReproduceInputs& 
   apply.push_back("--replace");
   commands.push_back(apply);
   const auto id = results::CellId::parse(cell);
-  if (id && id->stage == results::Stage::k_per_patch) {
+  if (id && id->kind == results::k_per_patch_cell) {
     std::vector<std::string> build = {"kseries", "build", "--target", id->target, "--per-patch"};
     append(build, series);
     append(build, inputs.base);

@@ -58,11 +58,14 @@ bool regression_fails(const RevisionFinding& finding, bool known_bad) {
   return finding.fails && !known_bad;
 }
 
+const results::CellKind k_revision_regression_cell =
+    results::register_cell_kind({"revision-regression", results::CellShape::k_word});
+
 namespace {
 
 class RevisionRegressionStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_revision_regression; }
+  results::CellKind kind() const override { return k_revision_regression_cell; }
   std::string time_bucket() const override { return "cells (build, boot, judge)"; }
   Placement placement() const override { return Placement::k_after_series; }
 
@@ -70,7 +73,7 @@ class RevisionRegressionStage final : public Stage {
     if (!matrix.revision_regression && !matrix.checkpatch) {
       return {};
     }
-    return {{results::CellId::revision_regression(), nullptr, nullptr, ""}};
+    return {{results::CellId{k_revision_regression_cell}, nullptr, nullptr, ""}};
   }
 
   std::vector<results::CellResult> run_after(const PlannedCell& planned,

@@ -46,5 +46,7 @@ bool regression_fails(const RevisionFinding& finding, bool known_bad);
 // policy: fail beyond it, else pass (skip for a revision with none before
 // it in the gate).
 const Stage& revision_regression_stage();
+// Its kind: "revision-regression".
+extern const results::CellKind k_revision_regression_cell;
 
 }  // namespace kseries::gate

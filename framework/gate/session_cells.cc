@@ -120,7 +120,7 @@ std::string cell_options(const MatrixCell& cell) {
 
 class SessionCellStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_session; }
+  results::CellKind kind() const override { return results::k_session_cell; }
   std::string time_bucket() const override { return "cells (build, boot, judge)"; }
 
   std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {
@@ -199,9 +199,13 @@ class SessionCellStage final : public Stage {
   }
 };
 
+// "per-patch-timing TARGET CASE".
+const results::CellKind k_per_patch_timing_cell =
+    results::register_cell_kind({"per-patch-timing", results::CellShape::k_word_target_case});
+
 class PerPatchTimingStage final : public Stage {
  public:
-  results::Stage kind() const override { return results::Stage::k_per_patch_timing; }
+  results::CellKind kind() const override { return k_per_patch_timing_cell; }
   std::string time_bucket() const override { return "per-patch timing"; }
 
   std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const override {
@@ -209,7 +213,7 @@ class PerPatchTimingStage final : public Stage {
       return {};
     }
     const MatrixCell& spec = *matrix.per_patch_timing;
-    return {{results::CellId::per_patch_timing(spec.target, spec.test_case), nullptr, &spec,
+    return {{results::CellId{k_per_patch_timing_cell, spec.target, spec.test_case}, nullptr, &spec,
              "target " + spec.target}};
   }
 

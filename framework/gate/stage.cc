@@ -10,6 +10,10 @@ std::optional<WorkInput> Stage::work(const PlannedCell&, const SeriesInput&) con
   return std::nullopt;
 }
 
+void Stage::check_matrix_line(const std::vector<std::string>&, const std::string& where) const {
+  throw std::logic_error(where + ": a stage with a matrix key checks its line");
+}
+
 results::CellResult Stage::run(const PlannedCell& cell, SeriesInput&) const {
   throw std::logic_error(cell.name() + ": not a per-series stage");
 }

@@ -100,13 +100,21 @@ struct ReproduceContext {
 class Stage {
  public:
   virtual ~Stage() = default;
-  virtual results::Stage kind() const = 0;
+  // Its kind of cell (results/cell_id.h): the word and shape of its cells'
+  // ids, declared and registered in the stage's own file.
+  virtual results::CellKind kind() const = 0;
   // The line of the gate's time report its cells count in ("per-patch builds").
   virtual std::string time_bucket() const = 0;
   // Its cells in a gate over MATRIX, in the order they run, each with its
   // shard job (gate/plan.h); none when the matrix does not ask for it.
   virtual std::vector<PlannedCell> plan(const ResolvedMatrix& matrix) const = 0;
   virtual Placement placement() const { return Placement::k_per_series; }
+  // The matrix key of its own that turns it on (`signoff:`), "" for none:
+  // parse_matrix keeps such a line in Matrix::stage_lines, refusing it at
+  // FILE:LINE when check_matrix_line does (WORDS: what follows the colon).
+  virtual std::string matrix_key() const { return ""; }
+  virtual void check_matrix_line(const std::vector<std::string>& words,
+                                 const std::string& where) const;
   // The apply stage: every shard runs it (the stages after it need the
   // tip), and a series it does not pass stops there.
   virtual bool needed_by_the_rest() const { return false; }

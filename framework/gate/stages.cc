@@ -9,6 +9,7 @@
 #include "gate/per_patch.h"
 #include "gate/revision_regression.h"
 #include "gate/session_cells.h"
+#include "gate/signoff.h"
 
 namespace kseries::gate {
 
@@ -19,6 +20,7 @@ const std::vector<const Stage*>& gate_stages() {
   static const std::vector<const Stage*> stages = {
       &apply_stage(),
       &checkpatch_stage(),
+      &signoff_stage(),
       &per_patch_stage(),
       &session_cell_stage(),
       &coverage_stage(),
@@ -30,7 +32,7 @@ const std::vector<const Stage*>& gate_stages() {
 
 const Stage* stage_of(const results::CellId& cell) {
   for (const Stage* stage : gate_stages()) {
-    if (stage->kind() == cell.stage) {
+    if (stage->kind() == cell.kind) {
       return stage;
     }
   }

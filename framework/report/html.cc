@@ -142,6 +142,11 @@ class Page {
   }
 
  private:
+  // The run did not reach its end: interrupted, or cut off unrecorded.
+  bool cut_off() const {
+    return m_run.outcome == results::Outcome::k_interrupted || !m_run.finished;
+  }
+  // Cut off without the interruption recorded: no verdict to show.
   bool incomplete() const {
     return m_run.outcome != results::Outcome::k_interrupted && !m_run.finished;
   }
@@ -156,8 +161,7 @@ class Page {
   void header(const std::string& verdict) {
     // From the typed outcome, not the word: EXPECTED (every failure the
     // expectations named) and SKIP are not failures of the run.
-    const bool cut = incomplete() || m_run.outcome == results::Outcome::k_interrupted;
-    const std::string cls = cut                                  ? "incomplete"
+    const std::string cls = cut_off()                            ? "incomplete"
                             : results::is_failure(m_run.outcome) ? "fail"
                                                                  : "pass";
     m_out += "<header class=\"verdict " + cls + "\">\n<h1>" + escape(verdict) + ": kseries " +
@@ -177,7 +181,7 @@ class Page {
       m_out += " · " + escape(seconds_text(total));
     }
     m_out += "</p>\n</header>\n";
-    if (m_run.outcome == results::Outcome::k_interrupted || !m_run.finished) {
+    if (cut_off()) {
       m_out +=
           "<p><strong>The run did not finish</strong>: the cells below are those it "
           "recorded; <code>kseries gate --resume " +
@@ -220,15 +224,6 @@ class Page {
     }
   }
 
-  const RunCell* find_cell(const std::string& series, results::Stage stage) const {
-    for (const auto& c : m_run.cells) {
-      if (const auto id = c.id(); c.series == series && id && id->stage == stage) {
-        return &c;
-      }
-    }
-    return nullptr;
-  }
-
   static const std::vector<results::Reason>& reasons(const results::SeriesRecord& series) {
     static const std::vector<results::Reason> none;
     return series.verdict ? series.verdict->reasons : none;
@@ -238,9 +233,9 @@ class Page {
     if (series.patches.empty()) {
       return;
     }
-    const RunCell* apply = find_cell(series.series, results::Stage::k_apply);
-    const RunCell* checkpatch = find_cell(series.series, results::Stage::k_checkpatch);
-    const RunCell* builds = find_cell(series.series, results::Stage::k_per_patch);
+    const RunCell* apply = m_run.find_cell(series.series, results::k_apply_cell);
+    const RunCell* checkpatch = m_run.find_cell(series.series, results::k_checkpatch_cell);
+    const RunCell* builds = m_run.find_cell(series.series, results::k_per_patch_cell);
     m_out +=
         "<h3>Patches</h3>\n<table>\n<tr><th>#</th><th>subject</th><th>apply</th>"
         "<th>checkpatch (errors, warnings, checks)</th><th>build" +
@@ -306,7 +301,7 @@ class Page {
     }
     m_out += "</table>\n";
     for (const auto& cell : m_run.cells) {
-      if (cell.series != series.series || cell.cell == "checkpatch") {
+      if (cell.series != series.series || cell.cell == results::CellId::checkpatch().to_string()) {
         continue;
       }
       const bool bad =

@@ -106,9 +106,9 @@ class KcidbWriter {
       add_session_checkouts();
     }
     for (const auto& cell : m_run.cells) {
-      if (const auto id = cell.id(); id && id->stage == results::Stage::k_per_patch) {
+      if (const auto id = cell.id(); id && id->kind == results::k_per_patch_cell) {
         add_per_patch_builds(cell);
-      } else if (id && id->stage == results::Stage::k_coverage) {
+      } else if (id && id->kind == results::k_coverage_cell) {
         add_coverage(cell);
       } else if (!cell.test_case().empty()) {
         add_cell(cell);
@@ -123,15 +123,6 @@ class KcidbWriter {
  private:
   std::string checkout_id(const std::string& series) const {
     return m_prefix + ":" + clean(series);
-  }
-
-  const RunCell* find_cell(const std::string& series, const std::string& name) const {
-    for (const auto& c : m_run.cells) {
-      if (c.series == series && c.cell == name) {
-        return &c;
-      }
-    }
-    return nullptr;
   }
 
   json base_checkout(const std::string& series) const {
@@ -171,7 +162,7 @@ class KcidbWriter {
       }
       misc["verdict_lines"] = lines;
     }
-    if (const RunCell* apply = find_cell(series.series, "apply")) {
+    if (const RunCell* apply = m_run.find_cell(series.series, results::k_apply_cell)) {
       checkout["valid"] = apply->status == results::Outcome::k_pass;
       if (apply->status != results::Outcome::k_pass) {
         checkout["log_excerpt"] = excerpt(apply->detail.empty() ? apply->summary : apply->detail);
@@ -180,7 +171,7 @@ class KcidbWriter {
         misc["tip"] = clean(tip);
       }
     }
-    if (const RunCell* checkpatch = find_cell(series.series, "checkpatch")) {
+    if (const RunCell* checkpatch = m_run.find_cell(series.series, results::k_checkpatch_cell)) {
       misc["checkpatch"] = clean(checkpatch->summary);
     }
     checkout["misc"] = misc;
@@ -502,7 +493,7 @@ class KcidbWriter {
     }
     t["duration"] = cell.seconds;
     t["comment"] = clean(cell.summary);
-    t["misc"] = {{"cell", "coverage"},
+    t["misc"] = {{"cell", cell.cell},
                  {"changed", summary.value("changed", 0)},
                  {"executed", summary.value("executed", 0)},
                  {"compiled_not_run", summary.value("compiled_not_run", 0)},

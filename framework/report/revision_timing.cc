@@ -10,15 +10,6 @@ namespace {
 
 using json = nlohmann::json;
 
-const RunCell* find_cell(const RunRecord& run, const std::string& series, const std::string& cell) {
-  for (const auto& c : run.cells) {
-    if (c.series == series && c.cell == cell) {
-      return &c;
-    }
-  }
-  return nullptr;
-}
-
 std::vector<double> rebinds(const json& samples) {
   std::vector<double> out;
   for (const auto& value : samples.value("rebinds", json::array())) {
@@ -53,7 +44,7 @@ std::vector<RevisionTiming> revision_timings(const RunRecord& run, const std::st
     if (newer.series != to || !newer.session.is_object() || !newer.session.contains("comparison")) {
       continue;
     }
-    const RunCell* older = find_cell(run, from, newer.cell);
+    const RunCell* older = run.find_cell(from, newer.cell);
     if (!older || !older->session.is_object()) {
       continue;
     }

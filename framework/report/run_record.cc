@@ -77,7 +77,7 @@ RunRecord load_gate(const fs::path& run_dir) {
       cell.dir = dir;
     }
     cell.session = session_of(cell.dir);
-    if (const auto id = cell.id(); id && id->stage == results::Stage::k_coverage) {
+    if (const auto id = cell.id(); id && id->kind == results::k_coverage_cell) {
       cell.coverage = coverage_of(cell.dir);
     }
     cell.booted = !cell.session.is_null() || booted_in(cell.dir);
@@ -162,14 +162,14 @@ RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
 
 std::string RunCell::target() const {
   const auto parsed = id();
-  return parsed && parsed->stage == results::Stage::k_per_patch ? parsed->target
-         : parsed && parsed->stage == results::Stage::k_session ? parsed->target
-                                                                : "";
+  return parsed && (parsed->kind == results::k_per_patch_cell || parsed->is_session())
+             ? parsed->target
+             : "";
 }
 
 std::string RunCell::test_case() const {
   const auto parsed = id();
-  return parsed && parsed->stage == results::Stage::k_session ? parsed->test_case : "";
+  return parsed && parsed->is_session() ? parsed->test_case : "";
 }
 
 std::string RunCell::property(const std::string& key) const {
@@ -240,6 +240,24 @@ const results::SeriesRecord* RunRecord::find_series(const std::string& name) con
   for (const auto& s : series) {
     if (s.series == name) {
       return &s;
+    }
+  }
+  return nullptr;
+}
+
+const RunCell* RunRecord::find_cell(const std::string& series, results::CellKind kind) const {
+  for (const auto& c : cells) {
+    if (const auto id = c.id(); c.series == series && id && id->kind == kind) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+const RunCell* RunRecord::find_cell(const std::string& series, const std::string& cell) const {
+  for (const auto& c : cells) {
+    if (c.series == series && c.cell == cell) {
+      return &c;
     }
   }
   return nullptr;

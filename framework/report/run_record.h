@@ -67,6 +67,10 @@ struct RunRecord {
   std::vector<std::pair<std::string, double>> time;  // stage -> seconds
   std::string name() const { return dir.filename().string(); }
   const results::SeriesRecord* find_series(const std::string& name) const;
+  // SERIES' first cell of KIND ("apply", "per-patch TARGET"), or null.
+  const RunCell* find_cell(const std::string& series, results::CellKind kind) const;
+  // SERIES' cell CELL ("pmem memmap-timing"), or null.
+  const RunCell* find_cell(const std::string& series, const std::string& cell) const;
 };
 
 // Reads RUN_DIR: gate.json when present, else results.json (a boot).

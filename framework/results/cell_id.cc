@@ -1,29 +1,33 @@
 #include "results/cell_id.h"
 
+#include <stdexcept>
 #include <vector>
 
 namespace kseries::results {
 
 namespace {
 
-// Every stage's word and what follows it: the one table to_string writes
-// and parse reads (a new stage adds its row). A session cell has no word:
-// "TARGET CASE [(VARIANT)]".
-enum class Shape { k_word, k_word_target, k_word_target_case };
+// Every registered kind: what parse reads a cell's first word against.
+std::vector<CellKind>& registered_kinds() {
+  static std::vector<CellKind> kinds;
+  return kinds;
+}
 
-struct StageWord {
-  Stage stage;
-  std::string_view word;
-  Shape shape;
-};
+std::optional<CellKind> registered_kind(std::string_view word) {
+  for (const CellKind& kind : registered_kinds()) {
+    if (kind.word == word) {
+      return kind;
+    }
+  }
+  return std::nullopt;
+}
 
-constexpr StageWord k_stage_words[] = {
-    {Stage::k_apply, "apply", Shape::k_word},
-    {Stage::k_checkpatch, "checkpatch", Shape::k_word},
-    {Stage::k_per_patch, "per-patch", Shape::k_word_target},
-    {Stage::k_per_patch_timing, "per-patch-timing", Shape::k_word_target_case},
-    {Stage::k_revision_regression, "revision-regression", Shape::k_word},
-    {Stage::k_coverage, "coverage", Shape::k_word},
+// The kinds declared in cell_id.h, registered where parse is.
+[[maybe_unused]] const CellKind k_registered[] = {
+    register_cell_kind(k_apply_cell),
+    register_cell_kind(k_checkpatch_cell),
+    register_cell_kind(k_per_patch_cell),
+    register_cell_kind(k_coverage_cell),
 };
 
 std::vector<std::string> words_of(std::string_view text) {
@@ -45,18 +49,32 @@ std::vector<std::string> words_of(std::string_view text) {
 
 }  // namespace
 
-std::string CellId::to_string() const {
-  for (const auto& [value, word, shape] : k_stage_words) {
-    if (value == stage) {
-      switch (shape) {
-        case Shape::k_word:
-          return std::string(word);
-        case Shape::k_word_target:
-          return std::string(word) + " " + target;
-        case Shape::k_word_target_case:
-          return std::string(word) + " " + target + " " + test_case;
-      }
+CellKind register_cell_kind(CellKind kind) {
+  if (kind.word.empty() || kind.shape == CellShape::k_target_case ||
+      kind.word.find(' ') != std::string_view::npos) {
+    throw std::logic_error("a cell kind needs a word of its own: '" + std::string(kind.word) + "'");
+  }
+  if (const auto known = registered_kind(kind.word)) {
+    if (*known != kind) {
+      throw std::logic_error("cell kind '" + std::string(kind.word) +
+                             "' registered twice with different shapes");
     }
+    return kind;
+  }
+  registered_kinds().push_back(kind);
+  return kind;
+}
+
+std::string CellId::to_string() const {
+  switch (kind.shape) {
+    case CellShape::k_word:
+      return std::string(kind.word);
+    case CellShape::k_word_target:
+      return std::string(kind.word) + " " + target;
+    case CellShape::k_word_target_case:
+      return std::string(kind.word) + " " + target + " " + test_case;
+    case CellShape::k_target_case:
+      break;
   }
   return target + " " + test_case + (variant.empty() ? "" : " (" + variant + ")");
 }
@@ -66,18 +84,15 @@ std::optional<CellId> CellId::parse(std::string_view text) {
   if (words.empty()) {
     return std::nullopt;
   }
-  for (const auto& [value, word, shape] : k_stage_words) {
-    if (words[0] != word) {
-      continue;
+  if (const auto kind = registered_kind(words[0])) {
+    if (kind->shape == CellShape::k_word && words.size() == 1) {
+      return CellId{*kind};
     }
-    if (shape == Shape::k_word && words.size() == 1) {
-      return CellId{value};
+    if (kind->shape == CellShape::k_word_target && words.size() == 2) {
+      return CellId{*kind, words[1]};
     }
-    if (shape == Shape::k_word_target && words.size() == 2) {
-      return CellId{value, words[1]};
-    }
-    if (shape == Shape::k_word_target_case && words.size() == 3) {
-      return CellId{value, words[1], words[2]};
+    if (kind->shape == CellShape::k_word_target_case && words.size() == 3) {
+      return CellId{*kind, words[1], words[2]};
     }
   }
   if (words.size() == 2) {
