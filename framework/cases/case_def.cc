@@ -113,7 +113,8 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
     def.tcg_cpu = value;
   } else if (key == "clock") {
     if (value != "wall" && value != "icount") {
-      throw usage_error(where + ": clock must be wall or icount, not '" + value.substr(0, 64) + "'");
+      throw usage_error(where + ": clock must be wall or icount, not '" + value.substr(0, 64) +
+                        "'");
     }
     def.clock = value;
   } else if (key == "memory") {
