@@ -55,11 +55,29 @@ program_of() {
   esac
 }
 
-n=0
+# Result 1, nfit_test itself (a check of kseries', not ndctl's): the
+# module loads and registers its two buses, nfit_test.0 and nfit_test.1.
+# ndctl's tests report a missing nfit_test as a skip (exit 77), which the
+# oracle does not fail ("skipped on the candidate, ran on the base"): a
+# kernel whose nfit_test broke must fail here.
+nfit_test_loads() {
+  modprobe nfit_test || { echo "modprobe nfit_test failed"; return 1; }
+  for bus in nfit_test.0 nfit_test.1; do
+    $NDCTL list -b "$bus" -D | grep -q 'nmem[0-9]' || { echo "no DIMMs on bus $bus:"; $NDCTL list -B; return 1; }
+  done
+  $NDCTL list -B -D -R
+  modprobe -r nfit_test || { echo "modprobe -r nfit_test failed"; return 1; }
+}
+
+n=1
 for t in $setups; do n=$((n + 1)); done
 ktap=/tmp/ndctl.ktap
 { echo "KTAP version 1"; echo "1..$n"; } >$ktap
-i=0
+nfit_test_loads >/tmp/nfit_test.log 2>&1
+rc=$?
+tail -n 60 /tmp/nfit_test.log | sed 's/^/# /' >>$ktap
+if [ "$rc" = 0 ]; then echo "ok 1 nfit_test" >>$ktap; else echo "not ok 1 nfit_test" >>$ktap; fi
+i=1
 passed=0
 failed=0
 skipped=0
@@ -94,7 +112,7 @@ for t in $setups; do
   modprobe -r nfit_test 2>/dev/null
 done
 if kseries_put ktap-ndctl $ktap; then
-  kseries_result pass ndctl "$i test(s) ran: $passed exit 0, $skipped exit 77 (skip), $failed failed"
+  kseries_result pass ndctl "nfit_test and $((i - 1)) test(s) ran: $passed exit 0, $skipped exit 77 (skip), $failed failed"
 else
   kseries_result fail ndctl "could not send its KTAP to the host"
 fi
