@@ -88,7 +88,9 @@ for t in $setups; do
   start=$(date +%s)
   if [ -f "$program" ]; then
     case "$program" in
-      *.sh) timeout -s KILL "$timeout" bash "$program" >/tmp/"$t".log 2>&1 ;;
+      # bash with the script's own flags (#!/bin/bash -x: a trace in its log)
+      *.sh) timeout -s KILL "$timeout" bash $(head -n 1 "$program" | sed -n 's|^#!/bin/bash||p') \
+              "$program" >/tmp/"$t".log 2>&1 ;;
       *) timeout -s KILL "$timeout" "$program" >/tmp/"$t".log 2>&1 ;;
     esac
     rc=$?
@@ -99,6 +101,7 @@ for t in $setups; do
   seconds=$(($(date +%s) - start))
   # The test's own output, as KTAP diagnostics (its last 60 lines).
   tail -n 60 /tmp/"$t".log | sed 's/^/# /' >>$ktap
+  echo "# $t: exit $rc in $seconds s" >>$ktap
   last=$(grep -v '^\s*$' /tmp/"$t".log | tail -n 1 | tr -d '#' | head -c 160)
   case "$rc" in
     0) echo "ok $i $t" >>$ktap; passed=$((passed + 1)) ;;
@@ -106,7 +109,6 @@ for t in $setups; do
     137) echo "not ok $i $t # killed after the timeout of $timeout s" >>$ktap; failed=$((failed + 1)) ;;
     *) echo "not ok $i $t # exit $rc" >>$ktap; failed=$((failed + 1)) ;;
   esac
-  echo "# $t: exit $rc in $seconds s" >>$ktap
   # A test that fails half way leaves nfit_test's regions as they were;
   # the next one starts from a fresh module, as its own setup expects.
   modprobe -r nfit_test 2>/dev/null
