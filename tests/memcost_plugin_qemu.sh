@@ -7,7 +7,8 @@
 # then, with paging on, stores to a page before and after it is remapped to
 # other physical memory (invlpg): the plugin's kept translations must end;
 # then non-temporal lines that only a locked instruction orders (the
-# locked-* hazards, naming the lock).
+# locked-* hazards, naming the lock, and for a lock in a callee the call
+# site in the measured function and the innermost call that led to it).
 source "$(dirname "$0")/lib.bash"
 command -v qemu-system-x86_64 >/dev/null || { echo "skipped: no qemu-system-x86_64"; exit 77; }
 plugin=$(dirname "$KSERIES")/memcost.so
@@ -46,17 +47,19 @@ expect_eq "$(field 2 fences "$TMP/a.out")" 1 "fences"
 expect_grep "^order seq=2 vcpu=0 nt_stores=16384 fences=1 locks=0 overflow=0 hazards=0 " "$TMP/a.out"
 # The hazards, with the PCs of the movnti and of the store (the guest's symbols).
 one=$(sym nt_store_one) plain=$(sym plain_store) two=$(sym nt_store_two)
-expect_grep "^hazard seq=3 vcpu=0 kind=store nt_pc=$one pc=$plain lock_pc=0x0 vaddr=0x600008 count=1$" "$TMP/a.out"
+expect_grep "^hazard seq=3 vcpu=0 kind=store nt_pc=$one pc=$plain lock_pc=0x0 site=0x0 caller=0x0 vaddr=0x600008 count=1$" "$TMP/a.out"
 expect_grep "^hazard seq=3 vcpu=0 kind=return nt_pc=$one " "$TMP/a.out"
 expect_grep "^hazard seq=3 vcpu=0 kind=return nt_pc=$two .* vaddr=0x601000 count=1$" "$TMP/a.out"
 # Lines only a locked instruction ordered: each named with the first lock
 # after its movnti (lock addl, then xchg with memory).
 three=$(sym nt_store_three) four=$(sym nt_store_four) plain2=$(sym plain_store_two)
-lock1=$(sym lock_one) lock2=$(sym lock_two)
+lock1=$(sym lock_one) lock2=$(sym lock_two) site=$(sym lock_site) caller=$(sym lock_caller)
 expect_grep "^order seq=5 vcpu=0 nt_stores=2 fences=0 locks=2 overflow=0 hazards=3 " "$TMP/a.out"
-expect_grep "^hazard seq=5 vcpu=0 kind=locked-store nt_pc=$three pc=$plain2 lock_pc=$lock1 vaddr=0x700008 count=1$" "$TMP/a.out"
-expect_grep "^hazard seq=5 vcpu=0 kind=locked-return nt_pc=$three .* lock_pc=$lock1 vaddr=0x700000 count=1$" "$TMP/a.out"
-expect_grep "^hazard seq=5 vcpu=0 kind=locked-return nt_pc=$four .* lock_pc=$lock2 vaddr=0x701000 count=1$" "$TMP/a.out"
+# lock_one is in the measured function itself: no call site.
+expect_grep "^hazard seq=5 vcpu=0 kind=locked-store nt_pc=$three pc=$plain2 lock_pc=$lock1 site=0x0 caller=0x0 vaddr=0x700008 count=1$" "$TMP/a.out"
+expect_grep "^hazard seq=5 vcpu=0 kind=locked-return nt_pc=$three .* lock_pc=$lock1 site=0x0 caller=0x0 vaddr=0x700000 count=1$" "$TMP/a.out"
+# lock_two two calls deep: the measured function's call, and the innermost.
+expect_grep "^hazard seq=5 vcpu=0 kind=locked-return nt_pc=$four .* lock_pc=$lock2 site=$site caller=$caller vaddr=0x701000 count=1$" "$TMP/a.out"
 [ "$(grep -c '^hazard' "$TMP/a.out")" = 6 ] || fail "expected exactly 6 hazards"
 # Under locked_nt=unordered the tracker says the same (the oracle judges),
 # the header says which, and the locks no longer write out the WC buffers:

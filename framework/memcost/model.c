@@ -443,9 +443,20 @@ static mc_order_entry* lookup(mc_order* order, uint64_t key, mc_order_entry** in
   return NULL;
 }
 
-/* The lock that ordered lines of EPOCH, or 0 when it is out of the ring. */
-static uint64_t lock_pc_of(const mc_order* order, uint64_t epoch) {
-  return order->epoch - epoch <= MC_LOCK_PCS ? order->lock_pc[epoch % MC_LOCK_PCS] : 0;
+/* The lock that ordered lines of EPOCH and where it was reached from, or
+ * zeros when it is out of the ring. */
+typedef struct lock_of {
+  uint64_t pc, site, caller;
+} lock_of;
+
+static lock_of lock_of_epoch(const mc_order* order, uint64_t epoch) {
+  lock_of lock = {0, 0, 0};
+  if (order->epoch - epoch <= MC_LOCK_PCS) {
+    lock.pc = order->lock_pc[epoch % MC_LOCK_PCS];
+    lock.site = order->lock_site[epoch % MC_LOCK_PCS];
+    lock.caller = order->lock_caller[epoch % MC_LOCK_PCS];
+  }
+  return lock;
 }
 
 void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc) {
@@ -479,11 +490,14 @@ void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t
   order->unordered++;
 }
 
+static const lock_of k_no_lock = {0, 0, 0};
+
 static void add_hazard(mc_order* order, mc_hazard_kind kind, uint64_t nt_pc, uint64_t pc,
-                       uint64_t lock_pc, uint64_t vaddr, uint64_t count) {
+                       lock_of lock, uint64_t vaddr, uint64_t count) {
   for (int i = 0; i < order->hazards; i++) {
     mc_hazard* h = &order->hazard[i];
-    if (h->kind == kind && h->nt_pc == nt_pc && h->pc == pc && h->lock_pc == lock_pc) {
+    if (h->kind == kind && h->nt_pc == nt_pc && h->pc == pc && h->lock_pc == lock.pc &&
+        h->site == lock.site && h->caller == lock.caller) {
       h->count += count;
       if (vaddr < h->vaddr) {
         h->vaddr = vaddr; /* the lowest line: the first struct page */
@@ -499,7 +513,9 @@ static void add_hazard(mc_order* order, mc_hazard_kind kind, uint64_t nt_pc, uin
   h->kind = kind;
   h->nt_pc = nt_pc;
   h->pc = pc;
-  h->lock_pc = lock_pc;
+  h->lock_pc = lock.pc;
+  h->site = lock.site;
+  h->caller = lock.caller;
   h->vaddr = vaddr;
   h->count = count;
 }
@@ -513,10 +529,11 @@ void mc_order_access(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t p
     return;
   }
   if (e->epoch == order->epoch) {
-    add_hazard(order, is_store ? MC_HAZARD_STORE : MC_HAZARD_LOAD, e->nt_pc, pc, 0, vaddr, 1);
+    add_hazard(order, is_store ? MC_HAZARD_STORE : MC_HAZARD_LOAD, e->nt_pc, pc, k_no_lock, vaddr,
+               1);
   } else {
     add_hazard(order, is_store ? MC_HAZARD_LOCKED_STORE : MC_HAZARD_LOCKED_LOAD, e->nt_pc, pc,
-               lock_pc_of(order, e->epoch), vaddr, 1);
+               lock_of_epoch(order, e->epoch), vaddr, 1);
   }
 }
 
@@ -538,10 +555,12 @@ void mc_order_fence(mc_order* order) {
   }
 }
 
-void mc_order_lock(mc_order* order, uint64_t pc) {
+void mc_order_lock(mc_order* order, uint64_t pc, uint64_t site, uint64_t caller) {
   order->locks++;
   if (order->unordered) {
     order->lock_pc[order->epoch % MC_LOCK_PCS] = pc;
+    order->lock_site[order->epoch % MC_LOCK_PCS] = site;
+    order->lock_caller[order->epoch % MC_LOCK_PCS] = caller;
     order->epoch++;
     order->unordered = 0;
   }
@@ -556,10 +575,10 @@ void mc_order_end(mc_order* order, uint64_t return_pc) {
         continue;
       }
       if (e->epoch == order->epoch) {
-        add_hazard(order, MC_HAZARD_RETURN, e->nt_pc, return_pc, 0, e->vaddr, 1);
+        add_hazard(order, MC_HAZARD_RETURN, e->nt_pc, return_pc, k_no_lock, e->vaddr, 1);
       } else {
-        add_hazard(order, MC_HAZARD_LOCKED_RETURN, e->nt_pc, return_pc, lock_pc_of(order, e->epoch),
-                   e->vaddr, 1);
+        add_hazard(order, MC_HAZARD_LOCKED_RETURN, e->nt_pc, return_pc,
+                   lock_of_epoch(order, e->epoch), e->vaddr, 1);
       }
     }
   }

@@ -121,8 +121,13 @@ typedef struct mc_hazard {
   uint64_t nt_pc;   /* the non-temporal store */
   uint64_t pc;      /* the access (or, for RETURN, the return address) */
   uint64_t lock_pc; /* LOCKED_*: the first locked instruction after the NT store; else 0 */
-  uint64_t vaddr;   /* first line seen (guest virtual) */
-  uint64_t count;   /* accesses (RETURN: lines outstanding) */
+  /* LOCKED_*: where the lock was reached from (frames.h): the call site in
+   * the window's own function (site) and the innermost call (caller); 0
+   * when the lock is in the window's own function (or, caller only,
+   * deeper than the frames held; both when lock_pc is 0). Else 0. */
+  uint64_t site, caller;
+  uint64_t vaddr; /* first line seen (guest virtual) */
+  uint64_t count; /* accesses (RETURN: lines outstanding) */
 } mc_hazard;
 
 #define MC_MAX_HAZARDS 64
@@ -147,13 +152,14 @@ typedef struct mc_order {
    * are then "ordered by a lock" (lock_pc[their epoch % MC_LOCK_PCS]). */
   uint64_t epoch;
   uint64_t lock_pc[MC_LOCK_PCS];
+  uint64_t lock_site[MC_LOCK_PCS], lock_caller[MC_LOCK_PCS]; /* mc_hazard's site, caller */
   uint64_t used, live; /* live: lines of this generation, unordered or by a lock */
   uint64_t unordered;  /* lines of this generation and epoch */
   int overflow;        /* more lines outstanding than the table tracks */
   uint64_t nt_stores, fences, locks;
   mc_hazard hazard[MC_MAX_HAZARDS];
   int hazards;
-  uint64_t dropped; /* hazards beyond MC_MAX_HAZARDS distinct (kind, nt_pc, pc, lock_pc) */
+  uint64_t dropped; /* hazards beyond MC_MAX_HAZARDS distinct (kind, PCs, site, caller) */
 } mc_order;
 
 /* SLOTS: a power of two; 0 on success. */
@@ -164,9 +170,12 @@ void mc_order_nt_store(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t
 void mc_order_access(mc_order* order, uint64_t paddr, uint64_t vaddr, uint64_t pc, int is_store);
 /* sfence, mfence, a serializing instruction: every line ordered. */
 void mc_order_fence(mc_order* order);
-/* A locked instruction at PC (lock prefix, xchg with memory): the lines
- * not yet ordered become ordered by it (the LOCKED_* kinds). */
-void mc_order_lock(mc_order* order, uint64_t pc);
+/* A locked instruction at PC (lock prefix, xchg with memory), reached from
+ * the call SITE in the window's own function through the innermost call
+ * CALLER (mc_frames_outer(), mc_frames_inner(); 0 and 0 in the function
+ * itself): the lines not yet ordered become ordered by it (the LOCKED_*
+ * kinds, which carry all three). */
+void mc_order_lock(mc_order* order, uint64_t pc, uint64_t site, uint64_t caller);
 /* The window ends at RETURN_PC: outstanding lines become RETURN hazards, one
  * per NT PC, and LOCKED_RETURN ones per NT PC and lock PC for the lines a
  * locked instruction ordered; the tracker is emptied. */

@@ -207,8 +207,8 @@ TEST(MemcostOrder, LinesALockOrderedAreNamedWithTheLockAtReturn) {
   for (int i = 0; i < 4; i++) {
     mc_order_nt_store(&order.o, 0x20000 + 64 * i, 0x7000 + 64 * i, 0xaaaa);
   }
-  mc_order_lock(&order.o, 0xb0b0);  // orders the four lines (on the vendors that say so)
-  mc_order_lock(&order.o, 0xc0c0);  // nothing left to order: not the one named
+  mc_order_lock(&order.o, 0xb0b0, 0, 0);  // orders the four lines (on the vendors that say so)
+  mc_order_lock(&order.o, 0xc0c0, 0, 0);  // nothing left to order: not the one named
   mc_order_nt_store(&order.o, 0x30000, 0x8000, 0xdddd);  // after the locks: unordered
   mc_order_end(&order.o, 0x9999);
   ASSERT_EQ(order.o.hazards, 2);
@@ -232,7 +232,7 @@ TEST(MemcostOrder, LinesALockOrderedAreNamedWithTheLockAtReturn) {
 TEST(MemcostOrder, AFenceAfterTheLockLeavesNothingToReport) {
   Order order;
   mc_order_nt_store(&order.o, 0x20000, 0x20000, 0xaaaa);
-  mc_order_lock(&order.o, 0xb0b0);
+  mc_order_lock(&order.o, 0xb0b0, 0, 0);
   mc_order_fence(&order.o);  // the function's own drain
   mc_order_access(&order.o, 0x20000, 0x20000, 0x2222, 1);
   mc_order_end(&order.o, 0x9999);
@@ -242,7 +242,7 @@ TEST(MemcostOrder, AFenceAfterTheLockLeavesNothingToReport) {
 TEST(MemcostOrder, AnAccessToALineOnlyALockOrderedIsALockedHazard) {
   Order order;
   mc_order_nt_store(&order.o, 0x20000, 0x20000, 0xaaaa);
-  mc_order_lock(&order.o, 0xb0b0);
+  mc_order_lock(&order.o, 0xb0b0, 0, 0);
   mc_order_access(&order.o, 0x20008, 0x20008, 0x2222, 1);
   mc_order_access(&order.o, 0x20010, 0x20010, 0x3333, 0);
   ASSERT_EQ(order.o.hazards, 2);

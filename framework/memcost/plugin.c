@@ -53,7 +53,9 @@
  * In user mode (qemu-x86_64) there are no physical addresses: the models
  * are fed the virtual ones (one process, one address space).
  * Output lines (key=value words): "window seq=N vcpu=V model=NAME ...",
- * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...". */
+ * "order seq=N vcpu=V ..." and "hazard seq=N vcpu=V kind=... nt_pc=...
+ * lock_pc=... site=... caller=..." (site, caller: where a locked-*
+ * hazard's lock was reached from, frames.h). */
 #include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -63,6 +65,7 @@
 #include <qemu-plugin.h>
 
 #include "memcost/cover.h"
+#include "memcost/frames.h"
 #include "memcost/model.h"
 #include "memcost/pipe.h"
 #include "memcost/x86_insn.h"
@@ -80,6 +83,7 @@ typedef struct insn_info {
   uint8_t stack;        /* MC_STACK_STORE / MC_STACK_LOAD / 0 */
   uint8_t no_mem;       /* mc_x86_no_mem_callback(): no memory callback */
   uint8_t retranslates; /* mc_x86_changes_translation() */
+  uint8_t flow;         /* mc_x86_call_or_ret(): MC_FLOW_CALL / MC_FLOW_RET / 0 */
 } insn_info;
 
 /* The physical pages of the virtual ones a vCPU costed last (QEMU's own
@@ -115,6 +119,9 @@ typedef struct window_state {
   mc_counters start[MAX_MODELS], irq_sum[MAX_MODELS];
   mc_order order;
   int order_ready;
+  /* The calls made inside the window and not returned from, on its stack
+   * (outside interrupts): where a locked instruction was reached from. */
+  mc_frames frames;
 } window_state;
 
 static mc_model models[MAX_MODELS];
@@ -166,6 +173,7 @@ static void window_start(vcpu_state* v, unsigned vcpu, const insn_info* call) {
   win.insns = 1; /* the call itself */
   win.irq_insns = win.irqs = win.switches = 0;
   memset(win.irq_sum, 0, sizeof win.irq_sum);
+  mc_frames_reset(&win.frames);
   mc_pipe_sync(pipe_); /* the models are read and changed below */
   if (!installed_full) {
     /* Outside the windows no vCPU's stack or interrupt nesting was
@@ -251,9 +259,10 @@ static void window_end(uint64_t pc) {
       const mc_hazard* h = &o->hazard[i];
       fprintf(out,
               "hazard seq=%" PRIu64 " vcpu=%u kind=%s nt_pc=0x%" PRIx64 " pc=0x%" PRIx64
-              " lock_pc=0x%" PRIx64 " vaddr=0x%" PRIx64 " count=%" PRIu64 "\n",
-              win.seq, win.vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->lock_pc, h->vaddr,
-              h->count);
+              " lock_pc=0x%" PRIx64 " site=0x%" PRIx64 " caller=0x%" PRIx64 " vaddr=0x%" PRIx64
+              " count=%" PRIu64 "\n",
+              win.seq, win.vcpu, hazard_name(h->kind), h->nt_pc, h->pc, h->lock_pc, h->site,
+              h->caller, h->vaddr, h->count);
     }
   }
   fflush(out);
@@ -353,7 +362,8 @@ static void on_fence(unsigned int vcpu, void* udata) {
 
 /* A locked instruction: a fence to the models where the vendor's locked
  * instructions write out the WC buffers; to the ordering tracker, the
- * lines it orders are named with it (locked-* hazards) either way. */
+ * lines it orders are named with it (locked-* hazards) either way, and
+ * with where the window's frames say it was reached from. */
 static void on_locked(unsigned int vcpu, void* udata) {
   const insn_info* insn = udata;
   vcpu_state* v = state(vcpu);
@@ -364,7 +374,7 @@ static void on_locked(unsigned int vcpu, void* udata) {
     mc_pipe_push(pipe_, MC_EV_FENCE, 0, 0);
   }
   if (order_on && win.order_ready && !v->irq_depth) {
-    mc_order_lock(&win.order, insn->pc);
+    mc_order_lock(&win.order, insn->pc, mc_frames_outer(&win.frames), mc_frames_inner(&win.frames));
   }
 }
 
@@ -450,7 +460,8 @@ static void on_mem_nt(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va
 }
 
 /* The accesses of a push, pop, call or return: which stack, and so which
- * task, the vCPU runs; a call of the function opens a window. */
+ * task, the vCPU runs; a call of the function opens a window, and the
+ * window's task's calls and returns are its frames. */
 static void on_mem_stack(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
                          void* udata) {
   vcpu_state* v = state(vcpu);
@@ -468,6 +479,12 @@ static void on_mem_stack(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
     v->stack = stack;
     if (insn->kind == MC_INSN_CALL_REL && !win.open) {
       window_start(v, vcpu, insn); /* the call's push of its return address */
+    } else if (insn->flow && costed(v) && !v->irq_depth) {
+      if (insn->flow == MC_FLOW_CALL) {
+        mc_frames_call(&win.frames, vaddr, insn->pc);
+      } else {
+        mc_frames_ret(&win.frames, vaddr);
+      }
     }
   }
   if (costed(v) && !v->irq_depth) {
@@ -501,6 +518,7 @@ static insn_info* info_for(struct qemu_plugin_insn* insn) {
   info->kind = (uint8_t)mc_classify_x86(qemu_plugin_insn_data(insn), len, pc, &target);
   info->stack = (uint8_t)mc_x86_is_stack_op(qemu_plugin_insn_data(insn), len);
   info->retranslates = (uint8_t)mc_x86_changes_translation(qemu_plugin_insn_data(insn), len);
+  info->flow = (uint8_t)mc_x86_call_or_ret(qemu_plugin_insn_data(insn), len);
   info->no_mem = !instrument_always && mc_x86_no_mem_callback(qemu_plugin_insn_data(insn), len);
   if (info->kind == MC_INSN_CALL_REL) {
     /* A call of the function (or of its call-depth thunk just before it). */

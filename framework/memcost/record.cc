@@ -93,6 +93,14 @@ bool read_hazard(const std::map<std::string, std::string>& f, Hazard& h, std::ui
   if (!locked && h.lock_pc != 0) {
     return false;
   }
+  // site= and caller= are newer still: absent, where the lock was reached
+  // from is unknown; present, both are, and only a locked-* names them.
+  h.sites_known = f.count("site") > 0;
+  if (h.sites_known != (f.count("caller") > 0) ||
+      (h.sites_known && (!take(f, "site", h.site) || !take(f, "caller", h.caller))) ||
+      (!locked && (h.site != 0 || h.caller != 0))) {
+    return false;
+  }
   return take(f, "seq", seq) && take(f, "nt_pc", h.nt_pc) && take(f, "pc", h.pc) &&
          take(f, "vaddr", h.vaddr) && take(f, "count", h.count);
 }

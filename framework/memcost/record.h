@@ -28,6 +28,13 @@ struct Hazard {
   std::string kind;
   std::uint64_t nt_pc = 0, pc = 0, vaddr = 0, count = 0;
   std::uint64_t lock_pc = 0;  // locked-*: the locked instruction (0: not known)
+  // locked-*: where the lock was reached from inside the window (the
+  // plugin's frames, memcost/frames.h): the call site in the window's own
+  // function and the innermost call, each 0 when the lock runs in the
+  // function itself (caller alone: deeper than the plugin follows).
+  // sites_known: the record says (site=); records from before it do not.
+  std::uint64_t site = 0, caller = 0;
+  bool sites_known = false;
 };
 
 struct WindowOrder {

@@ -153,6 +153,25 @@ int mc_x86_is_stack_op(const uint8_t* bytes, size_t len) {
   return 0;
 }
 
+int mc_x86_call_or_ret(const uint8_t* bytes, size_t len) {
+  int seen;
+  size_t i = skip_prefixes(bytes, len, &seen);
+  if (i >= len) {
+    return 0;
+  }
+  uint8_t op = bytes[i];
+  if (op == 0xE8) {
+    return MC_FLOW_CALL;
+  }
+  if (op == 0xFF && i + 1 < len && modrm_reg(bytes[i + 1]) == 2) {
+    return MC_FLOW_CALL;
+  }
+  if (op == 0xC3 || op == 0xC2) {
+    return MC_FLOW_RET;
+  }
+  return 0;
+}
+
 int mc_x86_no_mem_callback(const uint8_t* bytes, size_t len) {
   int seen;
   size_t i = skip_prefixes(bytes, len, &seen);

@@ -39,6 +39,14 @@ mc_insn_kind mc_classify_x86(const uint8_t* bytes, size_t len, uint64_t pc, uint
 #define MC_STACK_LOAD 2
 int mc_x86_is_stack_op(const uint8_t* bytes, size_t len);
 
+/* Whether the instruction is a near call (call rel32, call r/m: FF /2),
+ * MC_FLOW_CALL, or a near return (ret, ret imm16), MC_FLOW_RET; 0
+ * otherwise (a far call or return, iret, a push or pop). The window's
+ * frames (frames.h) follow them. */
+#define MC_FLOW_CALL 1
+#define MC_FLOW_RET 2
+int mc_x86_call_or_ret(const uint8_t* bytes, size_t len);
+
 /* Whether the instruction must get no memory callback: QEMU 7.2 runs it in
  * a helper that can end its translation block or leave the CPU loop (hlt,
  * pause, mwait, int*, ud*, popf, iret, lret, cli/sti, mov to a segment,

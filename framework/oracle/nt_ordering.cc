@@ -14,9 +14,25 @@ struct SetupWindows {
 
 bool is_locked(const memcost::Hazard& h) { return h.kind.rfind("locked-", 0) == 0; }
 
+// Where the plugin's frames say the lock was reached from: the call site
+// in the window's own function, and the innermost call when it is another.
+std::string reached_from(const memcost::Hazard& h, const memcost::Symbolizer& symbols) {
+  if (!h.sites_known || h.site == 0) {
+    return "";  // an older record, or the lock runs in the function itself
+  }
+  std::string text = " (called from " + symbols.describe(h.site);
+  if (h.caller == 0) {
+    text += ", through calls deeper than the plugin follows";
+  } else if (h.caller != h.site) {
+    text += ", through " + symbols.describe(h.caller);
+  }
+  return text + ")";
+}
+
 std::string lock_text(const memcost::Hazard& h, const memcost::Symbolizer& symbols) {
-  return h.lock_pc ? "the locked instruction at " + symbols.describe(h.lock_pc)
-                   : "a locked instruction (which one: out of the plugin's record)";
+  return h.lock_pc
+             ? "the locked instruction at " + symbols.describe(h.lock_pc) + reached_from(h, symbols)
+             : "a locked instruction (which one: out of the plugin's record)";
 }
 
 std::string hazard_text(const memcost::Hazard& h, const memcost::Symbolizer& symbols) {
@@ -52,7 +68,7 @@ SetupVerdict judge_setup(const SetupWindows& s, const memcost::Symbolizer& symbo
   SetupVerdict v;
   v.setup = s.setup;
   std::uint64_t nt = 0, fences = 0, locks = 0;
-  std::map<std::string, memcost::Hazard> hazards;  // kind, nt_pc, pc, lock_pc -> summed
+  std::map<std::string, memcost::Hazard> hazards;  // kind, PCs, site, caller -> summed
   bool overflow = false;
   for (const auto* w : s.windows) {
     nt += w->nt_stores;
@@ -61,7 +77,8 @@ SetupVerdict judge_setup(const SetupWindows& s, const memcost::Symbolizer& symbo
     overflow = overflow || w->overflow || w->dropped > 0;
     for (const auto& h : w->hazards) {
       const std::string key = h.kind + std::to_string(h.nt_pc) + "/" + std::to_string(h.pc) + "/" +
-                              std::to_string(h.lock_pc);
+                              std::to_string(h.lock_pc) + "/" + std::to_string(h.site) + "/" +
+                              std::to_string(h.caller);
       auto [it, fresh] = hazards.emplace(key, h);
       if (!fresh) {
         it->second.count += h.count;

@@ -109,6 +109,55 @@ TEST(NtOrderingTest, OnACoreWhoseLocksDoNotOrderNonTemporalStoresItFails) {
   EXPECT_NE(v[0].details.find("locked-orders-nt: no"), std::string::npos);
 }
 
+// The plugin's frames say where the callee's lock was reached from: the
+// call site in the window's own function (the set_pageblock_migratetype()
+// call of the inlined pageblock_migratetype_init_range()), and the
+// innermost call when it is another one.
+TEST(NtOrderingTest, TheWarningNamesTheCallSiteThatLedToTheLock) {
+  const memcost::Symbolizer symbols(
+      "ffffffff811b70b0 T set_pfnblock_flags_mask\n"
+      "ffffffff811b8f20 T set_pageblock_migratetype\n"
+      "ffffffff81425d50 T memmap_init_zone_device\n"
+      "ffffffff814262a0 T memremap_pages\n");
+  memcost::Hazard h{"locked-return", 0xffffffff81425e10, 0xffffffff814265c1, 0xffffea0009000000,
+                    1015806};
+  h.lock_pc = 0xffffffff811b7132;
+  h.sites_known = true;
+  h.site = h.caller = 0xffffffff81425f5e;
+  const auto v = judge_nt_ordering({calls("fsdax-mem", 1)}, records({window(10, 0, {h})}), symbols);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::k_pass);
+  EXPECT_NE(v[0].summary.find("ordered only by the locked instruction at "
+                              "set_pfnblock_flags_mask+0x82 (called from "
+                              "memmap_init_zone_device+0x20e), not by a fence the function issues"),
+            std::string::npos)
+      << v[0].summary;
+  // Deeper: the innermost call too.
+  h.caller = 0xffffffff811b8f51;
+  EXPECT_NE(judge_nt_ordering({calls("fsdax-mem", 1)}, records({window(10, 0, {h})}), symbols)[0]
+                .summary.find("(called from memmap_init_zone_device+0x20e, through "
+                              "set_pageblock_migratetype+0x31)"),
+            std::string::npos);
+  // Deeper than the plugin follows: said, not guessed.
+  h.caller = 0;
+  EXPECT_NE(judge_nt_ordering({calls("fsdax-mem", 1)}, records({window(10, 0, {h})}), symbols)[0]
+                .summary.find("(called from memmap_init_zone_device+0x20e, through calls deeper "
+                              "than the plugin follows)"),
+            std::string::npos);
+  // The lock in the window's function itself, or an older record: no call site.
+  h.site = 0;
+  EXPECT_NE(judge_nt_ordering({calls("fsdax-mem", 1)}, records({window(10, 0, {h})}), symbols)[0]
+                .summary.find("set_pfnblock_flags_mask+0x82, not by a fence"),
+            std::string::npos);
+  // The same lock from two call sites: two warnings, not one summed.
+  memcost::Hazard other = h;
+  other.site = other.caller = 0xffffffff81425f00;
+  h.site = h.caller = 0xffffffff81425f5e;
+  const auto two =
+      judge_nt_ordering({calls("fsdax-mem", 1)}, records({window(10, 0, {h, other})}), symbols);
+  EXPECT_NE(two[0].summary.find("(and 1 more)"), std::string::npos) << two[0].summary;
+}
+
 TEST(NtOrderingTest, AStoreAfterOnlyALockIsAWarningToo) {
   memcost::Hazard h{"locked-store", 0xffffffff81200123, 0xffffffff81200410, 0xffffea0009008000, 2};
   h.lock_pc = 0xffffffff8130004a;

@@ -12,7 +12,8 @@
  *           (a plugin that kept the old translation would see L1 hits)
  *   mode 4: movnti to one line, a locked instruction, an ordinary store to
  *           that line (ordered only by the lock), movnti to another line,
- *           a second locked instruction, return without a fence (both
+ *           a second locked instruction in a callee's callee (called from
+ *           lock_site, through lock_caller), return without a fence (both
  *           lines reach the return ordered only by a lock)
  * then leaves QEMU through isa-debug-exit (exit code 0x21: (0x10 << 1) | 1). */
 	.section .multiboot, "a"
@@ -106,6 +107,18 @@ plain_store_two:
 	.globl nt_store_four
 nt_store_four:
 	movnti %edx, 0x1000(%edi)
+	.globl lock_site
+lock_site:
+	call lock_outer
+	ret
+lock_outer:
+	push %ebx
+	.globl lock_caller
+lock_caller:
+	call lock_inner
+	pop %ebx
+	ret
+lock_inner:
 	.globl lock_two
 lock_two:
 	xchg %edx, 0x2000(%edi)
