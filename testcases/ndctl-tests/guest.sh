@@ -33,11 +33,12 @@ case "$timeout" in '' | *[!0-9]*) kseries_result fail arguments "timeout must be
 # The payload carries the host depmod's indexes (libkmod reads the .bin
 # files), so no depmod here.
 if [ ! -f "$NVDIMM_TAR" ]; then
-  kseries_result fail ndctl "no test payload $NVDIMM_TAR in the initramfs"
+  for t in $setups; do kseries_result fail "$t" "no test payload $NVDIMM_TAR in the initramfs"; done
   exit 0
 fi
 if ! tar -xf "$NVDIMM_TAR" -C / 2>/tmp/unpack.err || [ ! -f "/lib/modules/$(uname -r)/extra/nfit_test.ko" ]; then
-  kseries_result fail ndctl "unpacking $NVDIMM_TAR: no /lib/modules/$(uname -r)/extra/nfit_test.ko $(head -c 200 /tmp/unpack.err)"
+  why="unpacking $NVDIMM_TAR: no /lib/modules/$(uname -r)/extra/nfit_test.ko $(head -c 200 /tmp/unpack.err | tr '\n=' ' :')"
+  for t in $setups; do kseries_result fail "$t" "$why"; done
   exit 0
 fi
 ln -sf /ndctl/bin/bash /bin/bash
@@ -55,18 +56,68 @@ program_of() {
   esac
 }
 
+# What every process is blocked in (the kernel has no sysrq or hung-task
+# detector here): state, wchan and the syscall it sits in
+# (/proc/PID/syscall: number and arguments), on the console.
+blocked_report() {
+  for p in /proc/[0-9]*; do
+    state=$(sed -n 's/^State:[[:space:]]*//p' "$p/status" 2>/dev/null)
+    case "$state" in S*|D*) ;; *) continue ;; esac
+    echo "kseries ndctl-tests: pid ${p#/proc/} $(cat "$p/comm" 2>/dev/null) $state wchan=$(cat "$p/wchan" 2>/dev/null) syscall=$(cat "$p/syscall" 2>/dev/null)"
+  done
+}
+
+# run_bounded SECONDS COMMAND...: COMMAND under a timeout; when it is
+# still running at the end, what blocks it goes to the console first.
+run_bounded() {
+  limit=$1
+  shift
+  "$@" &
+  pid=$!
+  waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$waited" -ge "$limit" ]; then
+      echo "kseries ndctl-tests: '$*' still running after $limit s" >/dev/console
+      blocked_report >/dev/console
+      kill -9 "$pid"
+      wait "$pid"
+      return 124
+    fi
+    sleep 2
+    waited=$((waited + 2))
+  done
+  wait "$pid"
+}
+
 # Result 1, nfit_test itself (a check of kseries', not ndctl's): the
 # module loads and registers its two buses, nfit_test.0 and nfit_test.1.
 # ndctl's tests report a missing nfit_test as a skip (exit 77), which the
 # oracle does not fail ("skipped on the candidate, ran on the base"): a
-# kernel whose nfit_test broke must fail here.
+# kernel whose nfit_test broke must fail here. Each step is bounded and
+# says on the console that it started.
 nfit_test_loads() {
-  modprobe nfit_test || { echo "modprobe nfit_test failed"; return 1; }
+  echo "kseries ndctl-tests: modprobe nfit_test" >/dev/console
+  run_bounded 300 modprobe nfit_test || { echo "modprobe nfit_test failed"; return 1; }
   for bus in nfit_test.0 nfit_test.1; do
-    $NDCTL list -b "$bus" -D | grep -q 'nmem[0-9]' || { echo "no DIMMs on bus $bus:"; $NDCTL list -B; return 1; }
+    echo "kseries ndctl-tests: ndctl list -b $bus -D" >/dev/console
+    run_bounded 300 $NDCTL list -b "$bus" -D >/tmp/list.out 2>&1
+    cat /tmp/list.out
+    grep -q 'nmem[0-9]' /tmp/list.out || { echo "no DIMMs on bus $bus:"; $NDCTL list -B; return 1; }
   done
-  $NDCTL list -B -D -R
-  modprobe -r nfit_test || { echo "modprobe -r nfit_test failed"; return 1; }
+  echo "kseries ndctl-tests: ndctl list -B -D -R" >/dev/console
+  run_bounded 300 $NDCTL list -B -D -R
+  echo "kseries ndctl-tests: unload nfit_test" >/dev/console
+  nfit_unload || { echo "nfit_test does not unload"; cat /sys/module/nfit_test/refcnt; return 1; }
+}
+
+# ndctl's test/common _cleanup: every enabled region pins its bus's
+# provider (drivers/nvdimm/bus.c, to_bus_provider()), so both buses'
+# regions are disabled before the module goes; the tests expect to find it
+# unloaded (test/core.c disables only nfit_test.0's before unloading).
+nfit_unload() {
+  run_bounded 300 $NDCTL disable-region -b nfit_test.0 all
+  run_bounded 300 $NDCTL disable-region -b nfit_test.1 all
+  run_bounded 300 modprobe -r nfit_test
 }
 
 n=1
@@ -79,6 +130,7 @@ tail -n 60 /tmp/nfit_test.log | sed 's/^/# /' >>$ktap
 if [ "$rc" = 0 ]; then echo "ok 1 nfit_test" >>$ktap; else echo "not ok 1 nfit_test" >>$ktap; fi
 i=1
 passed=0
+ran=""
 failed=0
 skipped=0
 for t in $setups; do
@@ -99,6 +151,7 @@ for t in $setups; do
     rc=127
   fi
   seconds=$(($(date +%s) - start))
+  ran="$ran $t:$rc:$seconds"
   # The test's own output, as KTAP diagnostics (its last 60 lines).
   tail -n 60 /tmp/"$t".log | sed 's/^/# /' >>$ktap
   echo "# $t: exit $rc in $seconds s" >>$ktap
@@ -111,11 +164,16 @@ for t in $setups; do
   esac
   # A test that fails half way leaves nfit_test's regions as they were;
   # the next one starts from a fresh module, as its own setup expects.
-  modprobe -r nfit_test 2>/dev/null
+  nfit_unload >/dev/null 2>&1
 done
+# One result line per test (its setup): that it ran, and how it ended;
+# whether that is a failure is the oracle's, against the base's run.
 if kseries_put ktap-ndctl $ktap; then
-  kseries_result pass ndctl "nfit_test and $((i - 1)) test(s) ran: $passed exit 0, $skipped exit 77 (skip), $failed failed"
+  for r in $ran; do
+    t=${r%%:*} rest=${r#*:}
+    kseries_result pass "$t" "ran: exit ${rest%%:*} in ${rest#*:} s (of $((i - 1)): $passed exit 0, $skipped exit 77, $failed failed)"
+  done
 else
-  kseries_result fail ndctl "could not send its KTAP to the host"
+  for t in $setups; do kseries_result fail "$t" "could not send its KTAP to the host"; done
 fi
 exit 0
