@@ -3,6 +3,8 @@
 # the report records; --size wins over pmem-size:; a target without them
 # keeps -smp 2 and 2G; a malformed value is a usage error naming the line.
 # A case that does not need pmem boots with no memmap= at all (its RAM whole).
+# A case's clock: (wall) is its boots' clock under --clock auto (TCG: no
+# -icount), and --clock icount on the command line wins.
 source "$(dirname "$0")/lib.bash"
 export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
@@ -23,6 +25,9 @@ printf 'description: plain\nneeds: pmem\nsetups: one\ntimeout: 30\n' >"$TMP/case
 printf '#!/bin/sh\n' >"$TMP/cases/ram/guest.sh"
 chmod +x "$TMP/cases/ram/guest.sh"
 printf 'description: no pmem\nsetups: one\ntimeout: 30\n' >"$TMP/cases/ram/case.conf"
+mkdir -p "$TMP/cases/walled"
+cp "$TMP/cases/plain/guest.sh" "$TMP/cases/walled/guest.sh"
+printf 'description: wall\nneeds: pmem\nsetups: one\ntimeout: 30\nclock: wall\n' >"$TMP/cases/walled/case.conf"
 export KSERIES_KVM_DEVICE=$TMP/no-kvm
 common=(--workdir "$TMP/wd" --configs "$TMP/configs" --testcases "$TMP/cases" --tree "$repo"
         --base "$base" --case plain --boots 1)
@@ -53,6 +58,14 @@ expect_grep "-smp 2 " "$TMP/ram.argv"
 if grep -q "memmap=" "$TMP/ram.argv"; then
   echo "FAIL: a case without needs: pmem got a memmap= region: $(cat "$TMP/ram.argv")"; exit 1
 fi
+expect_exit 0 "$KSERIES" boot "${common[@]/plain/walled}" --target plain --json "$TMP/walled.json"
+argv_of "$TMP/walled.json" >"$TMP/walled.argv"
+if grep -q -- "-icount" "$TMP/walled.argv"; then
+  echo "FAIL: a case with clock: wall booted under icount: $(cat "$TMP/walled.argv")"; exit 1
+fi
+expect_grep "^clock: wall" "$TMP/out"
+expect_exit 0 "$KSERIES" boot "${common[@]/plain/walled}" --target plain --clock icount --json "$TMP/icount.json"
+argv_of "$TMP/icount.json" | grep -q -- "-icount" || fail "--clock icount did not win over the case's clock: wall"
 expect_exit 2 "$KSERIES" boot "${common[@]}" --target bad
 expect_grep "bad.target:3: cpus is a vCPU count from 1 to 64, not 'many'" "$TMP/err"
 echo "PASS"

@@ -111,6 +111,12 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
       throw usage_error(where + ": tcg-cpu must be one QEMU -cpu model, not '" + value + "'");
     }
     def.tcg_cpu = value;
+  } else if (key == "clock") {
+    if (value != "wall" && value != "icount") {
+      throw usage_error(where + ": clock must be wall or icount, not '" + value.substr(0, 64) +
+                        "'");
+    }
+    def.clock = value;
   } else if (key == "memory") {
     // A size QEMU's -m takes: digits and a unit, M or G.
     // At most 16 TiB, QEMU's own ceiling for x86_64 guests.
@@ -132,7 +138,7 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
   } else {
     throw usage_error(where + ": unknown key '" + key +
                       "' (description, needs, cmdline, timeout, modules, oracle, path, setups, "
-                      "tcg-cpu, memory; ARCH.cmdline, ARCH.memory for one architecture)");
+                      "tcg-cpu, clock, memory; ARCH.cmdline, ARCH.memory for one architecture)");
   }
 }
 

@@ -37,6 +37,12 @@ struct CaseDef {
   // QEMU -cpu model under TCG (e.g. "qemu64,+pdpe1gb" for 1 GiB pages);
   // KVM always uses -cpu host.
   std::string tcg_cpu;
+  // The clock the case boots under when the user leaves --clock at auto
+  // ("wall" or "icount"; "" lets the accelerator decide). A functional
+  // suite whose programs wait on time (ndctl's tests on nfit_test did not
+  // finish under icount) says "wall": its verdicts are its tests', not
+  // its timings.
+  std::string clock;
   // Guest RAM (QEMU -m, e.g. "16G"); "" keeps the VM's default. For cases
   // that need room, e.g. several boot-time 1 GiB pages beside the pmem.
   std::string memory;

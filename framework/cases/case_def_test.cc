@@ -130,6 +130,24 @@ TEST(CaseDefTest, SetupsAndTcgCpu) {
   }
 }
 
+TEST(CaseDefTest, ClockIsWallOrIcount) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf", "setups: a\n");
+  EXPECT_EQ(load_case(tmp.path(), "c").clock, "");
+  testing::put_file(tmp / "c" / "case.conf", "clock: wall\n");
+  EXPECT_EQ(load_case(tmp.path(), "c").clock, "wall");
+  testing::put_file(tmp / "c" / "case.conf", "setups: a\nclock: memory\n");
+  try {
+    load_case(tmp.path(), "c");
+    FAIL() << "clock: memory was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("case.conf:2: clock must be wall or icount, not 'memory'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(CaseDefTest, Memory) {
   testing::TempDir tmp;
   testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");

@@ -129,18 +129,19 @@ memcost::Records memory_records(const qemu::VmSpec& boot) {
 }
 
 BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const SessionSpec& spec,
-                     qemu::Vm& vm, Status& status) {
+                     qemu::Vm& vm, Status& status, int rerun = 0) {
   BootRecord record;
   record.role = kernel.role;
   record.kernel = kernel.name;
   record.round = round;
+  record.rerun = rerun;
   record.clock = spec.vm.clock;
   record.system_map = kernel.build.system_map;
   record.new_path = spec.new_path;
   qemu::VmSpec boot = spec.vm;
   boot.kernel = kernel.build.image;
   boot.initramfs = kernel.initramfs;
-  boot.name = boot_file_prefix(kernel.role, round);
+  boot.name = boot_file_prefix(kernel.role, round, rerun);
   boot.cmdline = spec.guest_cmdline;
   if (spec.vm.clock == qemu::Clock::k_memory) {
     add_memory_plugin(boot, kernel, spec);  // before the cache key: it is in the argv
@@ -152,7 +153,8 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
     boot.plugins.push_back(memcost::cover_argument(memcost::plugin_path(), cover));
   }
   status.progress("boot " + std::to_string(round) + "/" + std::to_string(rounds) + " " +
-                  kernel.name + " " + spec.label);
+                  kernel.name + (rerun ? " again (rerun " + std::to_string(rerun) + ")" : "") +
+                  " " + spec.label);
   const bool cacheable = spec.boot_cache && !spec.cover &&
                          (spec.cache_every_kernel || is_baseline(kernel.role)) &&
                          qemu::counts_instructions(spec.vm.clock);
@@ -213,9 +215,78 @@ BootRecord boot_once(KernelUnderTest& kernel, int round, int rounds, const Sessi
 
 }  // namespace
 
-std::string boot_file_prefix(KernelRole role, int round) {
-  return role_name(role) + "-" + std::to_string(round);
+std::string boot_file_prefix(KernelRole role, int round, int rerun) {
+  return role_name(role) + "-" + std::to_string(round) +
+         (rerun ? "-rerun" + std::to_string(rerun) : "");
 }
+
+namespace {
+
+std::string findings_summary(const BootRecord& record) {
+  std::string text;
+  for (const auto& finding : record.findings) {
+    text += (text.empty() ? "" : "; ") + std::string(guest::to_string(finding.kind)) + ": " +
+            finding.title;
+  }
+  return text;
+}
+
+// KERNEL's boot of ROUND; a baseline boot with a console finding is booted
+// again (SessionSpec::baseline_reruns), its measurements of the boot it
+// repeats dropped. The first clean rerun is the round's record and the
+// boots before it go to RESULT's flaky_baseline; when every rerun has a
+// finding too, the first boot stays, with a problem saying so.
+BootRecord boot_judged(KernelUnderTest& kernel, int round, const SessionSpec& spec, qemu::Vm& vm,
+                       Status& status, SessionResult& result) {
+  struct Pooled {  // what a boot adds to its kernel
+    cases::TimingData timing;
+    cases::TrafficData traffic;
+    int boots;
+  };
+  const auto take = [&kernel] { return Pooled{kernel.timing, kernel.traffic, kernel.boots}; };
+  const auto put = [&kernel](const Pooled& pooled) {
+    kernel.timing = pooled.timing;
+    kernel.traffic = pooled.traffic;
+    kernel.boots = pooled.boots;
+  };
+  const Pooled before = take();
+  BootRecord first = boot_once(kernel, round, result.boots, spec, vm, status);
+  if (!is_baseline(kernel.role) || first.findings.empty() || spec.baseline_reruns <= 0) {
+    return first;
+  }
+  const Pooled with_first = take();
+  const std::string role = role_name(kernel.role);
+  std::vector<BootRecord> tried;
+  std::string consoles;
+  for (int rerun = 1; rerun <= spec.baseline_reruns; ++rerun) {
+    status.progress("boot " + std::to_string(round) + " " + kernel.name + ": " +
+                    findings_summary(tried.empty() ? first : tried.back()) + ": a finding on the " +
+                    role + " kernel, not the series': booting it again (flaky or not?)");
+    put(before);
+    BootRecord again = boot_once(kernel, round, result.boots, spec, vm, status, rerun);
+    if (again.findings.empty()) {
+      status.progress("boot " + std::to_string(round) + " " + kernel.name + ": rerun " +
+                      std::to_string(rerun) + " has no finding: flaky on the " + role +
+                      "; the rerun is judged");
+      result.flaky_baseline.push_back(std::move(first));
+      for (auto& record : tried) {
+        result.flaky_baseline.push_back(std::move(record));
+      }
+      return again;
+    }
+    consoles += (consoles.empty() ? "" : ", ") + again.run.console.filename().string();
+    tried.push_back(std::move(again));
+  }
+  // Every rerun had a finding: the base itself fails here, judged on its
+  // first boot as without reruns.
+  put(with_first);
+  first.problems.push_back("the " + role + " kernel's finding came back in each of " +
+                           std::to_string(spec.baseline_reruns) + " rerun(s) (" + consoles +
+                           "): the " + role + " itself fails this case");
+  return first;
+}
+
+}  // namespace
 
 SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec& spec,
                         qemu::Vm& vm, Status& status) {
@@ -232,7 +303,7 @@ SessionResult run_boots(std::vector<KernelUnderTest>& kernels, const SessionSpec
       std::reverse(order.begin(), order.end());
     }
     for (KernelUnderTest* kernel : order) {
-      result.records.push_back(boot_once(*kernel, round, result.boots, spec, vm, status));
+      result.records.push_back(boot_judged(*kernel, round, spec, vm, status, result));
     }
     if (spec.adaptive && round == 1 && result.boots == 1 && kernels.size() == 2) {
       const auto undecided = cases::undecided_virtual_metrics(kernels[0].timing, kernels[1].timing);

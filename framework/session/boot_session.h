@@ -45,16 +45,26 @@ struct SessionSpec {
   bool cover = false;
   // Whether the candidate changes the case's path (session/new_path.h).
   NewPath new_path;
+  // A baseline boot whose console has a finding (an oops, a stall, a
+  // panic: guest/triage.h) is booted again, up to this many times: a
+  // finding of the base kernel is not the series', and one that does not
+  // come back is flaky on the base, reported and not judged. One that
+  // comes back every time stays: the base itself fails the case.
+  int baseline_reruns = 2;
 };
 
 struct SessionResult {
   std::vector<BootRecord> records;
   int boots = 0;  // rounds booted (more than asked when adaptive)
+  // Baseline boots whose findings did not come back when the same kernel
+  // was booted again (the rerun's record is in RECORDS): flaky on the base.
+  std::vector<BootRecord> flaky_baseline;
 };
 
 // The per-boot file prefix: role and round ("candidate-2"), so two kernels
-// never share a console log.
-std::string boot_file_prefix(KernelRole role, int round);
+// never share a console log; a rerun of a baseline boot adds its number
+// ("base-1-rerun1"), so it never overwrites the boot it repeats.
+std::string boot_file_prefix(KernelRole role, int round, int rerun = 0);
 
 // Boots every kernel of KERNELS, accumulating their timing; returns every
 // boot's record in boot order.

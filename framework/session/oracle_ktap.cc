@@ -118,7 +118,7 @@ class KtapOracle final : public Oracle {
   void judge_boot(BootRecord& record) const override {
     const fs::path kunit = kunit_dir_of(record.system_map);
     const fs::path dir = record.run.protocol.parent_path();
-    const std::string prefix = boot_file_prefix(record.role, record.round);
+    const std::string prefix = boot_file_prefix(record.role, record.round, record.rerun);
     SystemProcessRunner runner;
     for (const auto& blob : oracle::blob_refs(record.events)) {
       if (!blob.name.starts_with(k_prefix)) {

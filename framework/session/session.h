@@ -55,6 +55,7 @@ struct BootRecord {
   KernelRole role = KernelRole::k_base;
   std::string kernel;  // the kernel's name
   int round = 0;
+  int rerun = 0;  // a baseline boot booted again after a console finding (boot_session.h)
   qemu::VmRun run;
   std::vector<guest::Event> events;
   std::vector<guest::Finding> findings;

@@ -167,9 +167,13 @@ void add_boot(Sink& s, const BootRecord& record) {
                              {"argv", record.run.argv},
                              {"findings", findings},
                              {"problems", record.problems}});
+  if (record.rerun) {
+    s.json["boots"].back()["rerun"] = record.rerun;
+  }
   report::TestCase test;
   test.classname = "boot." + s.facts.target + "." + s.facts.test_case;
-  test.name = "boot " + record.kernel + " #" + std::to_string(record.round);
+  test.name = "boot " + record.kernel + " #" + std::to_string(record.round) +
+              (record.rerun ? " rerun " + std::to_string(record.rerun) : "");
   test.seconds = record.seconds;
   test.properties = {{"accel", record.run.accel}, {"console", record.run.console.string()}};
   std::string problems;
@@ -188,6 +192,41 @@ void add_boot(Sink& s, const BootRecord& record) {
     s.out << "FAILED " << test.name << " (" << record.run.console.string() << ")\n" << problems;
   }
   s.suite.cases.push_back(std::move(test));
+}
+
+// Baseline boots whose console findings did not come back when the same
+// kernel booted again: named (text, JSON, a skipped JUnit testcase each),
+// not judged, and never a failure of the series.
+void add_flaky_baseline(Sink& s, const std::vector<BootRecord>& flaky) {
+  for (const auto& record : flaky) {
+    std::string what;
+    nlohmann::json findings = nlohmann::json::array();
+    for (const auto& finding : record.findings) {
+      what += (what.empty() ? "" : "; ") + std::string(guest::to_string(finding.kind)) + ": " +
+              finding.title + (finding.during.empty() ? "" : " (during " + finding.during + ")");
+      findings.push_back({{"kind", guest::to_string(finding.kind)}, {"title", finding.title}});
+    }
+    const std::string message = "flaky on the " + role_name(record.role) + ": " + what +
+                                "; not in a rerun of the same kernel: not judged, not the series'";
+    s.out << "flaky " << record.kernel << " #" << record.round
+          << (record.rerun ? " rerun " + std::to_string(record.rerun) : "") << " ("
+          << record.run.console.string() << "): " << message << "\n";
+    s.json["flaky_baseline"].push_back({{"kernel", record.kernel},
+                                        {"role", role_name(record.role)},
+                                        {"round", record.round},
+                                        {"rerun", record.rerun},
+                                        {"console", record.run.console.string()},
+                                        {"findings", findings}});
+    report::TestCase test;
+    test.classname = "boot." + s.facts.target + "." + s.facts.test_case;
+    test.name = "boot " + record.kernel + " #" + std::to_string(record.round) +
+                (record.rerun ? " rerun " + std::to_string(record.rerun) : "") + " (flaky)";
+    test.seconds = record.seconds;
+    test.status = report::CaseStatus::k_skipped;
+    test.message = message;
+    test.properties = {{"accel", record.run.accel}, {"console", record.run.console.string()}};
+    s.suite.cases.push_back(std::move(test));
+  }
 }
 
 // The guest's own result lines: one testcase each.
@@ -484,6 +523,7 @@ SessionReport render_session(const SessionFacts& facts, const std::vector<Kernel
   std::string skipped;
   add_skipped_setups(facts, skipped, s.suite);
   s.out << skipped;
+  add_flaky_baseline(s, result.flaky_baseline);
   for (const auto& record : result.records) {
     add_boot(s, record);
     add_results(s, record);

@@ -40,10 +40,14 @@ SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
 
 // The clock this session boots under: the memory clock's plugin is for the
 // timing cases and the oracles that read it; the other oracle cases (dumps)
-// run under icount when the memory clock is asked for.
+// run under icount when the memory clock is asked for; a case's own
+// `clock:` when the user left it to kseries.
 std::string session_clock(const SessionRequest& request, const Oracle* oracle) {
   if (oracle && oracle->needs_memory_plugin()) {
     return "memory";
+  }
+  if (request.clock == "auto" && !request.test_case.clock.empty()) {
+    return request.test_case.clock;
   }
   if (oracle && request.clock == "memory") {
     return "icount";
