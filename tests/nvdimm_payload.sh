@@ -21,6 +21,7 @@ root=$out/root
 version=$(cut -d' ' -f1 "$NDCTL_SRC/.kseries-version" 2>/dev/null || echo unknown)
 [ "$(chroot "$root" /ndctl/ndctl/ndctl --version)" = "$version" ] || fail "ndctl --version is not $version"
 [ "$(chroot "$root" /ndctl/daxctl/daxctl --version)" = "$version" ] || fail "daxctl --version is not $version"
+[ "$(chroot "$root" /ndctl/cxl/cxl --version)" = "$version" ] || fail "cxl --version is not $version (test/common needs it)"
 chroot "$root" /ndctl/bin/jq -n '1+1' | grep -qx 2 || fail "jq does not run from the payload"
 chroot "$root" /ndctl/bin/getconf PAGESIZE | grep -qx '[0-9]*' || fail "getconf does not run"
 chroot "$root" /ndctl/bin/uuidgen | grep -qE '^[0-9a-f-]{36}$' || fail "uuidgen does not run"
