@@ -52,6 +52,7 @@ cd /ndctl/test || exit 1
 program_of() {
   case "$1" in
     max_extent_ns) echo ./max_available_extent_ns.sh ;;
+    revoke-devmem) echo ./revoke_devmem ;;
     *.sh) echo ./"$1" ;;
     *) echo ./"$1" ;;
   esac
