@@ -120,3 +120,17 @@ expect_exit 0 "$KSERIES" boot "${common[@]}" --series "$TMP/series/good/v1" --co
 expect_grep "hmm (summary): pass: 59 tests against base: 25 pass, 0 new failure(s), 4 pre-existing, 0 flaky, 0 skipped on one side only, 30 skipped" "$TMP/out"
 expect_grep "hmm/test_hmm.sh smoke/hmm.hmm_device_private.exclusive: skip: pre-existing failure: fails on the base too" "$TMP/out"
 expect_grep 'name="hmm/test_hmm.sh smoke/hmm2.hmm2_device_private.snapshot #1"' "$TMP/hmm.xml"
+
+# 6. Recorded on a real guest (target nfit): ndctl's libndctl test on
+# nfit_test, on the base (passes) and on the known-bad broken-alt-name
+# kernel (fails: "expected alt_name"): a new failure, named.
+cp "$SRC/tests/data/ktap-recorded/libndctl.ktap" "$TMP/ktap/libndctl.ktap"
+cp "$SRC/tests/data/ktap-recorded/libndctl.alt-name.ktap" "$TMP/ktap/libndctl.bad.ktap"
+expect_exit 1 "$KSERIES" boot "${common[@]}" --series "$TMP/series/bad/v1" --compare-base \
+  --setups libndctl --junit "$TMP/libndctl.xml"
+expect_grep "FAILED oracle bad/v1 libndctl/libndctl: new failure (candidate fail 1 of 1 boot; base pass 1 of 1 boot)" "$TMP/out"
+expect_grep 'name="libndctl/libndctl #1"' "$TMP/libndctl.xml"
+expect_exit 0 "$KSERIES" boot "${common[@]}" --series "$TMP/series/good/v1" --compare-base \
+  --setups libndctl
+expect_grep "libndctl (summary): pass: 1 tests against base: 1 pass, 0 new failure(s)" "$TMP/out"
+
