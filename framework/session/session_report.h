@@ -13,6 +13,7 @@
 #include "memcost/profile.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
+#include "results/session_record.h"
 #include "session/boot_session.h"
 #include "session/oracle.h"
 #include "session/session.h"
@@ -41,7 +42,7 @@ struct SessionFacts {
 
 struct SessionReport {
   std::string text;
-  nlohmann::json json;
+  nlohmann::json json;  // results.json: results::to_json() of the session's SessionRecord
   report::TestSuite suite;
   bool failed = false;
 };

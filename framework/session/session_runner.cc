@@ -34,7 +34,11 @@ SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
     outcome.why = "every setup asked for is one target " + facts.target + " cannot do";
   }
   add_skipped_setups(facts, report.text, report.suite);
-  report.json = {{"target", facts.target}, {"case", facts.test_case}, {"skipped", outcome.why}};
+  results::SessionRecord skipped;
+  skipped.target = facts.target;
+  skipped.test_case = facts.test_case;
+  skipped.skipped = outcome.why;
+  report.json = results::to_json(skipped);
   return outcome;
 }
 
