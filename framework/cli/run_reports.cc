@@ -20,11 +20,11 @@ void write_to(const std::string& file, const std::string& text) {
   report::write_report(file, text);
 }
 
-// RENDER(RUN), a value of the wrong type in one of the run's files named:
-// its cells' results.json and coverage.json (a shard's, copied from CI,
-// anyone may have edited them) are read as the renderers go, so the file is
-// found by rendering again with one cell's files at a time (on this error
-// path only). gate.json and a boot's results.json are named when loaded.
+// RENDER(RUN), a value of the wrong type in a cell's coverage.json named
+// (a shard's, copied from CI: anyone may have edited it). The renderers
+// read it as they go, so the file is found by rendering again with one
+// cell's coverage at a time (on this error path only). gate.json and the
+// cells' results.json are read, and named, when the run is loaded.
 template <typename Render>
 auto render_naming_the_file(const report::RunRecord& run, Render render) {
   try {
@@ -32,27 +32,20 @@ auto render_naming_the_file(const report::RunRecord& run, Render render) {
   } catch (const nlohmann::json::exception& e) {
     for (std::size_t i = 0; i < run.cells.size(); ++i) {
       const auto& cell = run.cells[i];
-      for (const bool coverage : {false, true}) {
-        if ((coverage ? cell.coverage : cell.session).is_null()) {
-          continue;
+      if (cell.coverage.is_null()) {
+        continue;
+      }
+      report::RunRecord alone = run;
+      for (std::size_t j = 0; j < alone.cells.size(); ++j) {
+        if (j != i) {
+          alone.cells[j].coverage = nullptr;
         }
-        report::RunRecord alone = run;
-        for (std::size_t j = 0; j < alone.cells.size(); ++j) {
-          if (j != i) {
-            alone.cells[j].session = nullptr;
-            alone.cells[j].coverage = nullptr;
-          }
-        }
-        (coverage ? alone.cells[i].session : alone.cells[i].coverage) = nullptr;
-        try {
-          render(alone);
-        } catch (const nlohmann::json::exception&) {
-          const std::string name = coverage ? "coverage.json" : "results.json";
-          // A boot of both clocks keeps both sessions in the run's one file.
-          const fs::path file = fs::exists(cell.dir / name) ? cell.dir / name : run.dir / name;
-          throw usage_error(file.string() + " (cell " + cell.series + ": " + cell.cell +
-                            "): a value of the wrong type: " + e.what());
-        }
+      }
+      try {
+        render(alone);
+      } catch (const nlohmann::json::exception&) {
+        throw usage_error((cell.dir / "coverage.json").string() + " (cell " + cell.series + ": " +
+                          cell.cell + "): a value of the wrong type: " + e.what());
       }
     }
     throw usage_error(run.dir.string() +
@@ -104,7 +97,7 @@ void write_run_reports(const fs::path& run_dir, const po::variables_map& vm) {
   try {
     write_run_reports_of(run_dir, vm);
   } catch (const nlohmann::json::exception& e) {
-    // The renderers read the cells' results.json: a wrong type there.
+    // The renderers read the cells' coverage.json: a wrong type there.
     throw usage_error(run_dir.string() +
                       ": a JSON file of the run holds a value of the wrong type: " + e.what());
   }
