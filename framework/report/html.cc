@@ -401,8 +401,8 @@ class Page {
                escape(fixed(boot.seconds, 1)) + "</td><td>" + escape(boot.qemu) +
                (boot.powered_off ? "" : ", <strong>did not power off</strong>") + "</td><td>" +
                (problems.empty() ? "none" : problems) + "</td><td>";
-      for (const auto& [log, file] : {std::pair{"console", &boot.console},
-                                      std::pair{"protocol", &boot.protocol}}) {
+      for (const auto& [log, file] :
+           {std::pair{"console", &boot.console}, std::pair{"protocol", &boot.protocol}}) {
         if (!file->empty()) {
           m_out += link(*file, log) + " ";
         }
@@ -416,8 +416,8 @@ class Page {
           "(the first differing field and PFN)</th></tr>\n";
       for (const auto& v : s.oracle) {
         m_out += "<tr><td>" + escape(v.kernel) + "</td><td>" +
-                 escape(v.setup + " #" + std::to_string(v.round)) + "</td><td>" +
-                 badge(v.status) + "</td><td>" + escape(v.summary) + "</td></tr>\n";
+                 escape(v.setup + " #" + std::to_string(v.round)) + "</td><td>" + badge(v.status) +
+                 "</td><td>" + escape(v.summary) + "</td></tr>\n";
       }
       m_out += "</table>\n";
     }

@@ -22,17 +22,17 @@ RunCell timing_cell(const std::string& series, double mean, double base_mean) {
     samples.push_back(mean + (i % 3));
     base.push_back(base_mean + (i % 3));
   }
-  cell.session = results::session_record_from({
-      {"kernels",
-       {{series,
-         {{"role", "candidate"},
-          {"setups",
-           {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", samples}, {"unit", "vns"}}}}}}}}},
-        {"base",
-         {{"role", "base"},
-          {"setups",
-           {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", base}, {"unit", "vns"}}}}}}}}}}},
-      {"comparison", json::array({{{"setup", "fsdax-mem"}, {"metric", "memmap_init_vns"}}})}});
+  cell.session = results::session_record_from(
+      {{"kernels",
+        {{series,
+          {{"role", "candidate"},
+           {"setups",
+            {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", samples}, {"unit", "vns"}}}}}}}}},
+         {"base",
+          {{"role", "base"},
+           {"setups",
+            {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", base}, {"unit", "vns"}}}}}}}}}}},
+       {"comparison", json::array({{{"setup", "fsdax-mem"}, {"metric", "memmap_init_vns"}}})}});
   return cell;
 }
 

@@ -95,9 +95,9 @@ RunCell boot_cell(results::SessionRecord session, const fs::path& dir, const std
                   RunRecord& run) {
   RunCell cell;
   const auto or_unknown = [](const std::string& text) { return text.empty() ? "?" : text; };
-  cell.cell = results::CellId::session(or_unknown(session.target), or_unknown(session.test_case),
-                                       variant)
-                  .to_string();
+  cell.cell =
+      results::CellId::session(or_unknown(session.target), or_unknown(session.test_case), variant)
+          .to_string();
   cell.status = session.failed ? results::Outcome::k_fail : results::Outcome::k_pass;
   cell.dir = dir;
   cell.booted = true;

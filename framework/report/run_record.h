@@ -27,7 +27,7 @@ struct RunCell : results::CellResult {
   // Its results.json (results/session_record.h), read when the run is
   // loaded; nullopt when it booted nothing.
   std::optional<results::SessionRecord> session;
-  bool booted = false;        // results.json, or a console log, in its directory
+  bool booted = false;  // results.json, or a console log, in its directory
   // The coverage stage's coverage.json (coverage/revision_coverage.h:
   // "summary", "cells", "lines"), or null.
   nlohmann::json coverage;

@@ -43,7 +43,8 @@ SessionRecord full_record() {
               {"no result for fsdax-mem"}}};
   KernelRecord k{"candidate", std::string(40, 'c'), "k1", "/k/bzImage", 2, {}, {}};
   k.setups["fsdax-mem"]["memmap_init_vns"] = {
-      "vns", {120, 121}, {100, 101, 99}, {7}, 32768, {3, 100, 100, 100, 1, IntervalRecord{99, 101}}};
+      "vns", {120, 121}, {100, 101, 99},
+      {7},   32768,      {3, 100, 100, 100, 1, IntervalRecord{99, 101}}};
   k.memory_traffic["fsdax-mem"] = {3, 3, 1000, 2000, 3000, 4};
   r.kernels["v10"] = k;
   r.comparison = {{"fsdax-mem", "memmap_init_vns", "vns", 0.5, -0.5, 0.03,
@@ -137,14 +138,16 @@ TEST(SessionRecordTest, AValueOfTheWrongTypeIsNamedByWhereItIs) {
   EXPECT_EQ(refusal(R"({"boots": "x"})"), "boots: an array expected, not string");
   EXPECT_EQ(refusal(R"({"kernels": [1]})"), "kernels: an object expected, not array");
   EXPECT_EQ(refusal(R"({"kernels": "k"})"), "kernels: an object expected, not string");
-  EXPECT_EQ(refusal(R"({"boots": [{"round": "1"}]})"), "boots[0].round: a number expected, not string");
+  EXPECT_EQ(refusal(R"({"boots": [{"round": "1"}]})"),
+            "boots[0].round: a number expected, not string");
   EXPECT_EQ(refusal(R"({"boots": [{}, 5]})"), "boots[1]: an object expected, not number");
   EXPECT_EQ(refusal(R"({"kernels": {"b": {"setups": {"s": {"m": {"rebinds": [1, "x"]}}}}}})"),
             "kernels.b.setups.s.m.rebinds[1]: a number expected, not string");
   EXPECT_EQ(refusal(R"({"comparison": [{"ci95": [1, {}]}]})"),
             "comparison[0].ci95[1]: a number expected, not object");
   EXPECT_EQ(refusal(R"({"failed": "no"})"), "failed: true or false expected, not string");
-  EXPECT_EQ(refusal(R"({"boots": [{"argv": [1]}]})"), "boots[0].argv[0]: a string expected, not number");
+  EXPECT_EQ(refusal(R"({"boots": [{"argv": [1]}]})"),
+            "boots[0].argv[0]: a string expected, not number");
 }
 
 TEST(SessionRecordTest, WhatIsAbsentOrNullOrOutOfRangeTakesTheDefault) {
@@ -205,8 +208,7 @@ TEST(SessionRecordTest, AFileIsNamedWithItsLabelAndAnUnreadableOneIsNone) {
     read_session_file(tmp.path() / "results.json");
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find((tmp.path() / "results.json").string()),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find((tmp.path() / "results.json").string()), std::string::npos)
         << e.what();
   }
 }
