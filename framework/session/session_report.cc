@@ -518,7 +518,7 @@ SessionReport render_session(const SessionFacts& facts, const std::vector<Kernel
   }
   s.out << "run directory " << facts.run_dir.string() << "\n";
   s.record.failed = s.failed;  // the session's verdict, for renderers reading the file
-  return {s.out.str(), results::to_json(s.record), std::move(s.suite), s.failed};
+  return {s.out.str(), std::move(s.record), std::move(s.suite), s.failed};
 }
 
 }  // namespace kseries::session

@@ -4,7 +4,6 @@
 // session's verdict (failed or not). Renders only: it boots nothing.
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,7 +41,7 @@ struct SessionFacts {
 
 struct SessionReport {
   std::string text;
-  nlohmann::json json;  // results.json: results::to_json() of the session's SessionRecord
+  results::SessionRecord record;  // what results.json holds (results::to_json)
   report::TestSuite suite;
   bool failed = false;
 };

@@ -137,7 +137,8 @@ TEST(SessionReport, ResultsJsonReadsBackAsTheSessionsRecord) {
   result.records = {boot};
   result.boots = 1;
   const auto report = render_session(facts, kernels, result, quiet);
-  const auto r = results::session_record_from(parse_json_text(json_text(report.json)));
+  const auto r =
+      results::session_record_from(parse_json_text(json_text(results::to_json(report.record))));
   EXPECT_EQ(r.target, "pmem");
   EXPECT_EQ(r.test_case, "memmap-timing");
   EXPECT_EQ(r.accel, "tcg");

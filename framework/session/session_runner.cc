@@ -34,11 +34,9 @@ SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
     outcome.why = "every setup asked for is one target " + facts.target + " cannot do";
   }
   add_skipped_setups(facts, report.text, report.suite);
-  results::SessionRecord skipped;
-  skipped.target = facts.target;
-  skipped.test_case = facts.test_case;
-  skipped.skipped = outcome.why;
-  report.json = results::to_json(skipped);
+  report.record.target = facts.target;
+  report.record.test_case = facts.test_case;
+  report.record.skipped = outcome.why;
   return outcome;
 }
 
