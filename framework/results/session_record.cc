@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/json_text.h"
+#include "results/json_fields.h"
 #include "sys/files.h"
 
 namespace kseries::results {
@@ -211,130 +212,6 @@ void add_lists(const SessionRecord& r, json& out) {
 
 // ---- reading ----
 
-[[noreturn]] void wrong_type(const std::string& where, const char* expected, const json& got) {
-  throw usage_error(where + ": " + expected + " expected, not " + got.type_name());
-}
-
-// One JSON object being read, and where it sits in the file (for the
-// error). Absent and null are the same: the field's default.
-class Fields {
- public:
-  Fields(const json& object, std::string where) : m_json(object), m_where(std::move(where)) {
-    if (!object.is_object()) {
-      wrong_type(m_where.empty() ? "the file" : m_where, "an object", object);
-    }
-  }
-
-  std::string where(const std::string& key) const {
-    return m_where.empty() ? key : m_where + "." + key;
-  }
-  const json& raw() const { return m_json; }
-  const json* get(const char* key) const {
-    const auto it = m_json.find(key);
-    return it == m_json.end() || it->is_null() ? nullptr : &*it;
-  }
-  std::string text(const char* key, std::string fallback = "") const {
-    const json* v = get(key);
-    if (!v) {
-      return fallback;
-    }
-    if (!v->is_string()) {
-      wrong_type(where(key), "a string", *v);
-    }
-    return v->get<std::string>();
-  }
-  std::optional<double> number(const char* key) const {
-    const json* v = get(key);
-    if (!v) {
-      return std::nullopt;
-    }
-    if (!v->is_number()) {
-      wrong_type(where(key), "a number", *v);
-    }
-    return v->get<double>();
-  }
-  // A count or a round: clamped into LOW..HIGH (an edited file may hold
-  // 1e308), 0 when absent.
-  double bounded(const char* key, double low, double high) const {
-    const double value = number(key).value_or(0);
-    return std::isnan(value) ? 0 : std::clamp(value, low, high);
-  }
-  int integer(const char* key) const {
-    return static_cast<int>(
-        bounded(key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-  }
-  std::uint64_t count(const char* key) const {
-    const json* v = get(key);
-    if (v && v->is_number_unsigned()) {
-      return v->get<std::uint64_t>();  // exactly, beyond a double's 2^53
-    }
-    return static_cast<std::uint64_t>(bounded(key, 0, 1.8e19));
-  }
-  bool flag(const char* key) const {
-    const json* v = get(key);
-    if (v && !v->is_boolean()) {
-      wrong_type(where(key), "true or false", *v);
-    }
-    return v && v->get<bool>();
-  }
-  // The array or object at KEY; nullptr when absent or null.
-  const json* array(const char* key) const { return kind(key, json::value_t::array, "an array"); }
-  const json* object(const char* key) const {
-    return kind(key, json::value_t::object, "an object");
-  }
-
- private:
-  const json* kind(const char* key, json::value_t type, const char* name) const {
-    const json* v = get(key);
-    if (v && v->type() != type) {
-      wrong_type(where(key), name, *v);
-    }
-    return v;
-  }
-
-  const json& m_json;
-  std::string m_where;
-};
-
-std::string indexed(const std::string& where, std::size_t i) {
-  return where + "[" + std::to_string(i) + "]";
-}
-
-// Numbers of a list; a null (a NaN written) is left out.
-std::vector<double> numbers(const Fields& f, const char* key) {
-  std::vector<double> out;
-  if (const json* list = f.array(key)) {
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const json& v = (*list)[i];
-      if (v.is_number()) {
-        out.push_back(v.get<double>());
-      } else if (!v.is_null()) {
-        wrong_type(indexed(f.where(key), i), "a number", v);
-      }
-    }
-  }
-  return out;
-}
-
-// Text of a list; with AS_JSON a value that is not text is kept as its JSON
-// (a problem is shown whatever it is), else it is the file's fault.
-std::vector<std::string> texts(const Fields& f, const char* key, bool as_json = false) {
-  std::vector<std::string> out;
-  if (const json* list = f.array(key)) {
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const json& v = (*list)[i];
-      if (v.is_string()) {
-        out.push_back(v.get<std::string>());
-      } else if (as_json) {
-        out.push_back(v.dump(-1, ' ', false, json::error_handler_t::replace));
-      } else {
-        wrong_type(indexed(f.where(key), i), "a string", v);
-      }
-    }
-  }
-  return out;
-}
-
 // [low, high]; nullopt for a list of another length.
 std::optional<IntervalRecord> interval(const Fields& f, const char* key) {
   const auto ends = f.array(key);
@@ -350,35 +227,6 @@ std::optional<IntervalRecord> interval(const Fields& f, const char* key) {
     (i == 0 ? out.low : out.high) = v.is_number() ? v.get<double>() : NAN;
   }
   return out;
-}
-
-// Each element of the list at KEY, as an object, through READ.
-template <typename T, typename Read>
-std::vector<T> each(const Fields& f, const char* key, Read read) {
-  std::vector<T> out;
-  if (const json* list = f.array(key)) {
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      out.push_back(read(Fields((*list)[i], indexed(f.where(key), i))));
-    }
-  }
-  return out;
-}
-
-// Each member of OBJECT, by name, through READ.
-template <typename T, typename Read>
-std::map<std::string, T> members(const Fields& object, Read read) {
-  std::map<std::string, T> out;
-  for (const auto& [name, value] : object.raw().items()) {
-    out.emplace(name, read(Fields(value, object.where(name))));
-  }
-  return out;
-}
-
-// Each member of the object at KEY (none when absent), through READ.
-template <typename T, typename Read>
-std::map<std::string, T> members(const Fields& f, const char* key, Read read) {
-  const json* object = f.object(key);
-  return object ? members<T>(Fields(*object, f.where(key)), read) : std::map<std::string, T>{};
 }
 
 MetricRecord metric_from(const Fields& f) {
