@@ -16,7 +16,6 @@
 namespace kseries::report {
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 namespace {
 
@@ -316,7 +315,7 @@ class Page {
       if (cell.session) {
         session(cell, bad);
       }
-      if (cell.coverage.is_object()) {
+      if (cell.coverage) {
         coverage(cell);
       }
     }
@@ -326,52 +325,40 @@ class Page {
   // changed line marked per cell (executed, compiled, never compiled),
   // by file in the series' order; collapsed.
   void coverage(const RunCell& cell) {
-    const json& c = cell.coverage;
-    const json summary = c.value("summary", json::object());
+    const results::CoverageRecord& c = *cell.coverage;
     m_out += "<details><summary>coverage of the changed lines: " +
-             escape(summary.value("line", cell.summary)) + "</summary>\n<ul>\n";
-    std::vector<std::string> names;
-    for (const auto& one : c.value("cells", json::array())) {
-      names.push_back(one.value("cell", ""));
-      m_out += "<li>" + escape(one.value("line", "")) + "</li>\n";
+             escape(c.summary_line.value_or(cell.summary)) + "</summary>\n<ul>\n";
+    for (const auto& one : c.cells) {
+      m_out += "<li>" + escape(one.line) + "</li>\n";
     }
     m_out += "</ul>\n<table>\n<tr><th>patch</th><th>line</th><th>status</th>";
-    for (const auto& name : names) {
-      m_out += "<th>" + escape(name) + "</th>";
+    for (const auto& one : c.cells) {
+      m_out += "<th>" + escape(one.cell) + "</th>";
     }
     m_out += "<th>why</th><th>text</th></tr>\n";
     std::string file;
-    for (const auto& line : c.value("lines", json::array())) {
-      if (!line.is_object()) {
-        continue;
-      }
-      const std::string status = line.value("status", "");
-      if (line.value("file", "") != file) {
-        file = line.value("file", "");
-        m_out += "<tr><th colspan=\"" + std::to_string(names.size() + 5) + "\">" + escape(file) +
+    for (const auto& line : c.lines) {
+      if (line.file != file) {
+        file = line.file;
+        m_out += "<tr><th colspan=\"" + std::to_string(c.cells.size() + 5) + "\">" + escape(file) +
                  "</th></tr>\n";
       }
-      const json executed = line.value("executed_in", json::array());
-      const json compiled = line.value("compiled_in", json::array());
-      m_out += "<tr><td class=\"num\">" + std::to_string(line.value("patch", 0)) +
-               "</td><td class=\"num\">" + std::to_string(line.value("line", 0)) +
-               "</td><td class=\"cov-" + escape(status) + "\">" + escape(status) + "</td>";
-      for (const auto& one : c.value("cells", json::array())) {
-        const std::string name = one.value("cell", "");
-        const std::string target = one.value("target", "");
-        const bool ran = std::find(executed.begin(), executed.end(), name) != executed.end();
-        const bool built = std::find(compiled.begin(), compiled.end(), target) != compiled.end();
-        const std::string mark = status == "no-code" || status == "macro" ? ""
-                                 : ran                                    ? "executed"
-                                 : built                                  ? "compiled"
-                                                                          : "never-compiled";
+      m_out += "<tr><td class=\"num\">" + std::to_string(line.patch) + "</td><td class=\"num\">" +
+               std::to_string(line.line) + "</td><td class=\"cov-" + escape(line.status) + "\">" +
+               escape(line.status) + "</td>";
+      for (const auto& one : c.cells) {
+        const auto has = [](const std::vector<std::string>& names, const std::string& name) {
+          return std::find(names.begin(), names.end(), name) != names.end();
+        };
+        const std::string mark = line.status == "no-code" || line.status == "macro" ? ""
+                                 : has(line.executed_in, one.cell)                  ? "executed"
+                                 : has(line.compiled_in, one.target.value_or(""))
+                                     ? "compiled"
+                                     : "never-compiled";
         m_out += "<td class=\"cov-" + mark + "\">" + escape(mark) + "</td>";
       }
-      const std::string why = line.contains("reason") && line["reason"].is_object()
-                                  ? line["reason"].value("key", "")
-                                  : line.value("note", "");
-      m_out += "<td>" + escape(why) + "</td><td class=\"src\">" + escape(line.value("text", "")) +
-               "</td></tr>\n";
+      m_out += "<td>" + escape(line.reason.value_or(line.note)) + "</td><td class=\"src\">" +
+               escape(line.text) + "</td></tr>\n";
     }
     m_out += "</table>\n</details>\n";
   }

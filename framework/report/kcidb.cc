@@ -468,48 +468,45 @@ class KcidbWriter {
   // its number the changed lines it executed; on the first one's build the
   // revision's share of changed lines executed (%), the stage's verdict.
   void add_coverage(const RunCell& cell) {
-    const json& coverage = cell.coverage;
-    if (!coverage.is_object() || !coverage.contains("cells") || !coverage["cells"].is_array()) {
+    if (!cell.coverage) {
       return;  // no coverage.json: the stage erred before writing one (its log says)
     }
     std::string first_build;
-    for (const auto& c : coverage["cells"]) {
-      if (!c.is_object() || !c.contains("target") || !c["target"].is_string()) {
+    for (const auto& c : cell.coverage->cells) {
+      if (!c.target) {
         continue;
       }
-      const std::string id = checkout_id(cell.series) + ":" + clean(c["target"].get<std::string>());
+      const std::string id = checkout_id(cell.series) + ":" + clean(*c.target);
       if (!m_built_ids.count(id)) {
         continue;  // its build is not in this report
       }
       first_build = first_build.empty() ? id : first_build;
-      const std::string name = clean(c.value("cell", ""));
+      const std::string name = clean(c.cell);
       json t = test(id, "coverage:" + path_part(name), "kseries.coverage.cell",
-                    c.value("cover_files", 0) > 0 ? "PASS" : "MISS");
-      t["number"] = {{"value", c.value("executed", 0)}, {"unit", "lines"}};
-      t["comment"] = clean(c.value("line", ""));
+                    c.cover_files > 0 ? "PASS" : "MISS");
+      t["number"] = {{"value", c.counts.executed}, {"unit", "lines"}};
+      t["comment"] = clean(c.line);
       t["misc"] = {{"cell", name},
-                   {"changed", c.value("changed", 0)},
-                   {"compiled_not_run", c.value("compiled_not_run", 0)},
-                   {"never_compiled", c.value("never_compiled", 0)}};
+                   {"changed", c.counts.changed},
+                   {"compiled_not_run", c.counts.compiled_not_run},
+                   {"never_compiled", c.counts.never_compiled}};
       m_tests.push_back(t);
     }
     if (first_build.empty()) {
       return;
     }
-    const json summary = coverage.value("summary", json::object());
-    const double changed = summary.value("changed", 0);
-    const double executed = summary.value("executed", 0);
+    const auto& summary = cell.coverage->summary;
     json t = test(first_build, "coverage", "kseries.coverage", status_of(cell.status));
-    if (changed > 0) {
-      t["number"] = {{"value", 100.0 * executed / changed}, {"unit", "%"}};
+    if (summary.changed > 0) {
+      t["number"] = {{"value", 100.0 * summary.executed / summary.changed}, {"unit", "%"}};
     }
     t["duration"] = cell.seconds;
     t["comment"] = clean(cell.summary);
     t["misc"] = {{"cell", cell.cell},
-                 {"changed", summary.value("changed", 0)},
-                 {"executed", summary.value("executed", 0)},
-                 {"compiled_not_run", summary.value("compiled_not_run", 0)},
-                 {"never_compiled", summary.value("never_compiled", 0)},
+                 {"changed", summary.changed},
+                 {"executed", summary.executed},
+                 {"compiled_not_run", summary.compiled_not_run},
+                 {"never_compiled", summary.never_compiled},
                  {"expected_failure", expected_failure(cell)}};
     m_tests.push_back(t);
   }

@@ -21,22 +21,6 @@ std::optional<results::SessionRecord> session_of(const RunCell& cell) {
                                     " (cell " + cell.series + ": " + cell.cell + ")");
 }
 
-// The coverage stage's coverage.json in DIR, at most 64 MiB; null when
-// there is none or it is not a JSON object.
-nlohmann::json coverage_of(const fs::path& dir) {
-  std::error_code ec;
-  if (dir.empty() || !fs::is_regular_file(dir / "coverage.json", ec)) {
-    return nullptr;
-  }
-  bool truncated = false;
-  const std::string text = read_file_head(dir / "coverage.json", std::size_t{64} << 20, truncated);
-  if (truncated) {
-    return nullptr;
-  }
-  auto json = parse_json_text(text);
-  return json.is_discarded() || !json.is_object() ? nlohmann::json(nullptr) : json;
-}
-
 // A store written before cells kept their results.json: a console log says
 // the kernel was built and booted.
 bool booted_in(const fs::path& dir) {
@@ -71,7 +55,9 @@ RunRecord load_gate(const fs::path& run_dir) {
     }
     cell.session = session_of(cell);
     if (const auto id = cell.id(); id && id->kind == results::k_coverage_cell) {
-      cell.coverage = coverage_of(cell.dir);
+      cell.coverage =
+          results::read_coverage_file(cell.dir.empty() ? cell.dir : cell.dir / "coverage.json",
+                                      " (cell " + cell.series + ": " + cell.cell + ")");
     }
     cell.booted = cell.session || booted_in(cell.dir);
     run.cells.push_back(std::move(cell));

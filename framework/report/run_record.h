@@ -8,12 +8,12 @@
 
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "results/cell_id.h"
+#include "results/coverage_record.h"
 #include "results/facts.h"
 #include "results/gate_record.h"
 #include "results/session_record.h"
@@ -28,9 +28,9 @@ struct RunCell : results::CellResult {
   // loaded; nullopt when it booted nothing.
   std::optional<results::SessionRecord> session;
   bool booted = false;  // results.json, or a console log, in its directory
-  // The coverage stage's coverage.json (coverage/revision_coverage.h:
-  // "summary", "cells", "lines"), or null.
-  nlohmann::json coverage;
+  // The coverage stage's coverage.json (results/coverage_record.h), or
+  // nullopt.
+  std::optional<results::CoverageRecord> coverage;
   // "pmem memmap-timing" -> target "pmem", case "memmap-timing"; stages
   // ("apply", "checkpatch", "per-patch pmem") have no case.
   std::string target() const;
