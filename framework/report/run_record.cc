@@ -1,9 +1,7 @@
 #include "report/run_record.h"
 
 #include "core/error.h"
-#include "core/json_text.h"
 #include "results/gate_record.h"
-#include "sys/files.h"
 
 namespace kseries::report {
 
