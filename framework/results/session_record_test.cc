@@ -40,7 +40,10 @@ SessionRecord full_record() {
               "/runs/r1/v10-1.protocol.log",
               {"qemu-system-x86_64", "-m", "2G"},
               {{"oops", 12, "BUG: unable to handle page fault", "devdax-mem unbind"}},
-              {"no result for fsdax-mem"}}};
+              {"no result for fsdax-mem"},
+              1}};
+  r.flaky_baseline = {
+      {"base", "base", 1, 1, "/runs/r1/base-1.console.log", {{"warn", 0, "WARNING: x", ""}}}};
   KernelRecord k{"candidate", std::string(40, 'c'), "k1", "/k/bzImage", 2, {}, {}};
   k.setups["fsdax-mem"]["memmap_init_vns"] = {
       "vns", {120, 121}, {100, 101, 99},
@@ -68,7 +71,10 @@ const char* const k_written = R"json({
              "protocol": "/runs/r1/v10-1.protocol.log", "argv": ["qemu-system-x86_64", "-m", "2G"],
              "findings": [{"kind": "oops", "line": 12, "title": "BUG: unable to handle page fault",
                            "during": "devdax-mem unbind"}],
-             "problems": ["no result for fsdax-mem"]}],
+             "problems": ["no result for fsdax-mem"], "rerun": 1}],
+  "flaky_baseline": [{"kernel": "base", "role": "base", "round": 1, "rerun": 1,
+                      "console": "/runs/r1/base-1.console.log",
+                      "findings": [{"kind": "warn", "title": "WARNING: x"}]}],
   "kernels": {"v10": {"role": "candidate", "commit": "cccccccccccccccccccccccccccccccccccccccc",
                       "kernel": "k1", "bzImage": "/k/bzImage", "boots": 2,
                       "setups": {"fsdax-mem": {"memmap_init_vns": {
@@ -111,7 +117,8 @@ TEST(SessionRecordTest, EmptyListsAndSkippedSessionsAreWrittenAsBefore) {
   r.test_case = "demo";
   r.kernels["base"].role = "base";
   const json out = to_json(r);
-  for (const char* absent : {"oracle", "boots", "comparison", "power", "layouts", "memory_model"}) {
+  for (const char* absent :
+       {"oracle", "boots", "flaky_baseline", "comparison", "power", "layouts", "memory_model"}) {
     EXPECT_FALSE(out.contains(absent)) << absent;
   }
   EXPECT_TRUE(out["kernels"]["base"]["setups"].is_null());
