@@ -1,8 +1,10 @@
 // Fuzzes what turns outside text into reports (issue 32): printable_text,
 // the one sanitiser before a terminal or a text report (no ESC, BEL, C1 or
 // bare CR survives; idempotent); parse_json_text, the reader of every JSON
-// file of a run (no crash at any depth); the strip plot of the HTML report
-// on whatever numbers the input spells (always a bounded picture).
+// file of a run (no crash at any depth), and the JSON as a session's
+// results.json (results::session_record_from: a kseries::Error or a record
+// that writes and reads back to the same JSON); the strip plot of the HTML
+// report on whatever numbers the input spells (always a bounded picture).
 #include <cstring>
 #include <string>
 
@@ -10,6 +12,7 @@
 #include "core/utf8.h"
 #include "fuzz_input.h"
 #include "report/svg_plot.h"
+#include "results/session_record.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using kseries::fuzz::require;
@@ -29,6 +32,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!json.is_discarded()) {
     const nlohmann::json copy = json;  // the recursive copy that overflowed
     require(copy == json);
+    kseries::fuzz::refusal_is_fine([&] {
+      const auto written = kseries::results::to_json(kseries::results::session_record_from(json));
+      const auto again = kseries::results::to_json(kseries::results::session_record_from(written));
+      require(again.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) ==
+              written.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    });
   }
   // Eight bytes at a time as doubles: any value a results.json may carry.
   kseries::report::StripRow row;

@@ -85,6 +85,16 @@ PY=python3
   fail "KCIDB: no per-cell coverage test"
 grep -q "coverage of the changed lines: coverage: " "$TMP/pages/gate.html" || fail "HTML: no coverage section"
 grep -q 'class="cov-never-compiled"' "$TMP/pages/gate.html" || fail "HTML: no never-compiled line marked"
+# A coverage.json edited after the run (a shard's, copied from CI): a value
+# of the wrong type is named with its cell, exit 2, never an internal error.
+cov_json=$(jq -r '.cells[] | select(.cell == "coverage") | .properties.coverage_json' "$run/gate.json")
+cp "$cov_json" "$TMP/cov.orig"
+for change in '.cells = "x"' '.lines[0].patch = "1"' '.summary = []'; do
+  jq "$change" "$TMP/cov.orig" >"$cov_json"
+  expect_exit 2 "$KSERIES" report --run "$run" --html "$TMP/bad.html"
+  expect_grep "$cov_json (cell cov: coverage): a value of the wrong type" "$TMP/err"
+done
+cp "$TMP/cov.orig" "$cov_json"
 
 # The policy: min=100 fails the revision, saying by how much.
 expect_exit 1 "$KSERIES" gate "${common[@]}" --matrix min

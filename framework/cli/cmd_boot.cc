@@ -18,6 +18,7 @@
 #include "qemu/vm.h"
 #include "report/junit.h"
 #include "report/output.h"
+#include "results/session_record.h"
 #include "series/series_chain.h"
 #include "session/case_plan.h"
 #include "session/kernel_plan.h"
@@ -31,11 +32,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// REPORT's text and JUnit, and RESULTS: its results.json (one session's
+// record, or one per clock).
 void write_reports(const po::variables_map& vm, const fs::path& run_dir,
-                   const session::SessionReport& report) {
+                   const session::SessionReport& report, const nlohmann::json& results) {
   text_report_stream(vm) << printable_text(report.text);
   write_new_file(run_dir / "boot.txt", report.text);
-  const std::string json = json_text(report.json);
+  const std::string json = json_text(results);
   write_new_file(run_dir / "results.json", json);
   report::write_junit(run_dir / "junit.xml", {report.suite});
   if (vm.count("junit")) {
@@ -130,7 +133,7 @@ int run_sessions(const po::variables_map& vm, session::SessionRequest request,
   const bool both = request.clock == "both";
   const fs::path run_dir = request.run_dir;
   session::SessionReport all;
-  all.json = nlohmann::json::object();
+  nlohmann::json by_clock = nlohmann::json::object();
   for (const std::string& clock : both ? std::vector<std::string>{"icount", "wall"}
                                        : std::vector<std::string>{request.clock}) {
     session::SessionRequest one = request;
@@ -149,11 +152,11 @@ int run_sessions(const po::variables_map& vm, session::SessionRequest request,
                         vm["case"].as<std::string>() + (both ? " (" + clock + ")" : "");
     report.suite.timestamp = report::utc_timestamp();
     if (!both) {
-      write_reports(vm, run_dir, report);
+      write_reports(vm, run_dir, report, results::to_json(report.record));
       return report.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
     }
     all.text += "== clock " + clock + "\n" + report.text;
-    all.json[clock] = report.json;
+    by_clock[clock] = results::to_json(report.record);
     all.failed = all.failed || report.failed;
     all.suite.cases.insert(all.suite.cases.end(), report.suite.cases.begin(),
                            report.suite.cases.end());
@@ -163,7 +166,7 @@ int run_sessions(const po::variables_map& vm, session::SessionRequest request,
                    vm["case"].as<std::string>() + " (icount and wall)";
   all.suite.properties.emplace_back("clocks", "icount wall");
   all.suite.timestamp = report::utc_timestamp();
-  write_reports(vm, run_dir, all);
+  write_reports(vm, run_dir, all, by_clock);
   return all.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
 }
 

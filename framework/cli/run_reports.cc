@@ -2,7 +2,6 @@
 
 #include <iostream>
 
-#include "core/error.h"
 #include "report/html.h"
 #include "report/kcidb.h"
 #include "report/output.h"
@@ -20,46 +19,6 @@ void write_to(const std::string& file, const std::string& text) {
   report::write_report(file, text);
 }
 
-// RENDER(RUN), a value of the wrong type in one of the run's files named:
-// its cells' results.json and coverage.json (a shard's, copied from CI,
-// anyone may have edited them) are read as the renderers go, so the file is
-// found by rendering again with one cell's files at a time (on this error
-// path only). gate.json and a boot's results.json are named when loaded.
-template <typename Render>
-auto render_naming_the_file(const report::RunRecord& run, Render render) {
-  try {
-    return render(run);
-  } catch (const nlohmann::json::exception& e) {
-    for (std::size_t i = 0; i < run.cells.size(); ++i) {
-      const auto& cell = run.cells[i];
-      for (const bool coverage : {false, true}) {
-        if ((coverage ? cell.coverage : cell.session).is_null()) {
-          continue;
-        }
-        report::RunRecord alone = run;
-        for (std::size_t j = 0; j < alone.cells.size(); ++j) {
-          if (j != i) {
-            alone.cells[j].session = nullptr;
-            alone.cells[j].coverage = nullptr;
-          }
-        }
-        (coverage ? alone.cells[i].session : alone.cells[i].coverage) = nullptr;
-        try {
-          render(alone);
-        } catch (const nlohmann::json::exception&) {
-          const std::string name = coverage ? "coverage.json" : "results.json";
-          // A boot of both clocks keeps both sessions in the run's one file.
-          const fs::path file = fs::exists(cell.dir / name) ? cell.dir / name : run.dir / name;
-          throw usage_error(file.string() + " (cell " + cell.series + ": " + cell.cell +
-                            "): a value of the wrong type: " + e.what());
-        }
-      }
-    }
-    throw usage_error(run.dir.string() +
-                      ": a JSON file of the run holds a value of the wrong type: " + e.what());
-  }
-}
-
 }  // namespace
 
 void add_run_report_options(po::options_description& options) {
@@ -71,22 +30,18 @@ void add_run_report_options(po::options_description& options) {
 
 void write_html(const report::RunRecord& run, const std::string& file) {
   const fs::path page_dir = file == "-" ? run.dir : fs::absolute(file).parent_path();
-  write_to(file, render_naming_the_file(run, [&](const report::RunRecord& r) {
-             return report::render_html(r, {page_dir});
-           }));
+  write_to(file, report::render_html(run, {page_dir}));
 }
 
 void write_kcidb(const report::RunRecord& run, const std::string& file) {
-  write_to(file, render_naming_the_file(run, [](const report::RunRecord& r) {
-             return report::render_kcidb(r).dump(2, ' ', false,
-                                                 nlohmann::json::error_handler_t::replace) +
-                    "\n";
-           }));
+  write_to(file,
+           report::render_kcidb(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+               "\n");
 }
 
-namespace {
-
-void write_run_reports_of(const fs::path& run_dir, const po::variables_map& vm) {
+// The run's files are read, and a value of the wrong type in one named,
+// when it is loaded (report/run_record.h): the renderers read only types.
+void write_run_reports(const fs::path& run_dir, const po::variables_map& vm) {
   const auto run = report::load_run(run_dir);
   write_html(run, (run_dir / "report.html").string());
   write_kcidb(run, (run_dir / "kcidb.json").string());
@@ -95,18 +50,6 @@ void write_run_reports_of(const fs::path& run_dir, const po::variables_map& vm) 
   }
   if (vm.count("kcidb")) {
     write_kcidb(run, vm["kcidb"].as<std::string>());
-  }
-}
-
-}  // namespace
-
-void write_run_reports(const fs::path& run_dir, const po::variables_map& vm) {
-  try {
-    write_run_reports_of(run_dir, vm);
-  } catch (const nlohmann::json::exception& e) {
-    // The renderers read the cells' results.json: a wrong type there.
-    throw usage_error(run_dir.string() +
-                      ": a JSON file of the run holds a value of the wrong type: " + e.what());
   }
 }
 

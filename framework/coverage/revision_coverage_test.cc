@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/json_text.h"
+#include "results/coverage_record.h"
 
 namespace kseries::coverage {
 namespace {
@@ -94,6 +96,37 @@ TEST(RevisionCoverageTest, MergesCompiledAndExecutedAcrossCells) {
                 "mm/mm_init.c:10 executed [compiled in pmem-coverage; executed in pmem-coverage "
                 "memmap-equivalence]"),
             std::string::npos);
+}
+
+// coverage.json as the renderers read it (results/coverage_record.h): the
+// writer here and that reader agree on every key they share.
+TEST(RevisionCoverageTest, CoverageJsonReadsBackAsTheRenderersRecord) {
+  const Fixture f;
+  const auto merged = seed_like(f);
+  const auto r =
+      results::coverage_record_from(parse_json_text(json_text(revision_coverage_json(merged))));
+  EXPECT_EQ(r.summary_line, merged.summary_line);
+  EXPECT_EQ(r.summary.changed, 3);
+  EXPECT_EQ(r.summary.executed, 2);
+  EXPECT_EQ(r.summary.compiled_not_run, static_cast<int>(merged.summary.compiled));
+  EXPECT_EQ(r.summary.never_compiled, static_cast<int>(merged.summary.never_compiled));
+  ASSERT_EQ(r.cells.size(), 2u);
+  EXPECT_EQ(r.cells[1].cell, "kasan-coverage memmap-equivalence");
+  EXPECT_EQ(r.cells[1].target, "kasan-coverage");
+  EXPECT_EQ(r.cells[1].line, cell_lines_text(merged)[1]);
+  EXPECT_EQ(r.cells[1].cover_files, 1);
+  EXPECT_EQ(r.cells[1].counts.executed, 1);
+  EXPECT_EQ(r.cells[1].counts.changed, 3);
+  EXPECT_EQ(r.cells[1].counts.never_compiled, 2);
+  ASSERT_EQ(r.lines.size(), 3u);
+  EXPECT_EQ(r.lines[0].patch, 1);
+  EXPECT_EQ(r.lines[0].file, "mm/mm_init.c");
+  EXPECT_EQ(r.lines[0].line, 10);
+  EXPECT_EQ(r.lines[0].status, "executed");
+  EXPECT_EQ(r.lines[0].text, "line 10");
+  EXPECT_EQ(r.lines[0].compiled_in, merged.lines[0].compiled_in);
+  EXPECT_EQ(r.lines[0].executed_in, merged.lines[0].executed_in);
+  EXPECT_EQ(r.lines[2].reason, "WANT_PAGE_VIRTUAL: not possible");
 }
 
 TEST(RevisionCoverageTest, CompiledSomewhereButRunNowhereIsCompiled) {

@@ -9,6 +9,7 @@
 #include "kernel/target.h"
 #include "report/junit.h"
 #include "results/facts.h"
+#include "results/session_record.h"
 #include "session/kernel_plan.h"
 #include "session/new_path.h"
 #include "session/oracle.h"
@@ -58,11 +59,12 @@ void fill(results::CellResult& cell, const session::SessionOutcome& outcome) {
 
 // The clock (and the memory clock's profile) a booted session's timings
 // were taken with, for the gate's JUnit and gate.json.
-void add_clock_facts(results::CellResult& cell, const nlohmann::json& session) {
-  for (const auto fact : {results::SessionFact::k_clock, results::SessionFact::k_memory_model}) {
-    const auto key = results::session_fact_key(fact);
-    if (session.contains(key) && session[key].is_string()) {
-      results::set_session_fact(cell.properties, fact, session[key].get<std::string>());
+void add_clock_facts(results::CellResult& cell, const results::SessionRecord& session) {
+  for (const auto& [fact, value] :
+       {std::pair{results::SessionFact::k_clock, &session.clock},
+        std::pair{results::SessionFact::k_memory_model, &session.memory_model}}) {
+    if (!value->empty()) {
+      results::set_session_fact(cell.properties, fact, *value);
     }
   }
 }
@@ -170,13 +172,14 @@ class SessionCellStage final : public Stage {
     // The session's own results beside its logs, as `kseries boot` leaves
     // them: the HTML and KCIDB renderers read the samples from there.
     if (outcome.end == session::SessionEnd::k_booted) {
-      write_file(
-          dir / "results.json",
-          outcome.report.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      write_file(dir / "results.json",
+                 results::to_json(outcome.report.record)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                     "\n");
     }
     add_kernel_facts(cell, outcome);
     if (outcome.end == session::SessionEnd::k_booted) {
-      add_clock_facts(cell, outcome.report.json);
+      add_clock_facts(cell, outcome.report.record);
     }
     return cell;
   }
@@ -259,7 +262,7 @@ class PerPatchTimingStage final : public Stage {
                             : result.why.substr(0, result.why.find('\n')));
         return cell;
       }
-      add_clock_facts(cell, result.report.json);
+      add_clock_facts(cell, result.report.record);
       prefixes.push_back({label, std::move(result.kernels.front().timing)});
     }
     const auto table = render_per_patch_timing(prefixes);

@@ -16,7 +16,6 @@
 namespace kseries::report {
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 namespace {
 
@@ -102,19 +101,21 @@ Tone tone_of(const std::string& verdict) {
                                : Tone::k_neutral;
 }
 
-stats::Summary summary_of(const json& samples) {
-  const json s = samples.value("summary", json::object());
+// An interval both ends of which are known, else NaN at both.
+stats::Interval interval_of(const std::optional<results::IntervalRecord>& interval) {
+  return interval && !std::isnan(interval->low) && !std::isnan(interval->high)
+             ? stats::Interval{interval->low, interval->high}
+             : stats::Interval{NAN, NAN};
+}
+
+stats::Summary summary_of(const results::MetricRecord& samples) {
+  const auto& s = samples.summary;
   stats::Summary summary;
-  const double n = number_or(s, "n", 0);
-  summary.n = n >= 0 && n < 1e9 ? static_cast<std::size_t>(n) : 0;  // results.json may be edited
-  summary.mean = number_or(s, "mean", NAN);
-  summary.median = number_or(s, "median", NAN);
-  summary.stddev = number_or(s, "stddev", 0);
-  summary.mean_interval = {NAN, NAN};
-  const json ci = s.value("ci95", json::array());
-  if (ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
-    summary.mean_interval = {ci[0].get<double>(), ci[1].get<double>()};
-  }
+  summary.n = s.n;
+  summary.mean = s.mean.value_or(NAN);
+  summary.median = s.median.value_or(NAN);
+  summary.stddev = s.stddev.value_or(0);
+  summary.mean_interval = interval_of(s.ci95);
   return summary;
 }
 
@@ -311,10 +312,10 @@ class Page {
                  "</strong>: " + escape(cell.summary) + "</summary><pre>" + escape(cell.detail) +
                  "</pre></details>\n";
       }
-      if (!cell.session.is_null()) {
+      if (cell.session) {
         session(cell, bad);
       }
-      if (cell.coverage.is_object()) {
+      if (cell.coverage) {
         coverage(cell);
       }
     }
@@ -324,105 +325,90 @@ class Page {
   // changed line marked per cell (executed, compiled, never compiled),
   // by file in the series' order; collapsed.
   void coverage(const RunCell& cell) {
-    const json& c = cell.coverage;
-    const json summary = c.value("summary", json::object());
+    const results::CoverageRecord& c = *cell.coverage;
     m_out += "<details><summary>coverage of the changed lines: " +
-             escape(summary.value("line", cell.summary)) + "</summary>\n<ul>\n";
-    std::vector<std::string> names;
-    for (const auto& one : c.value("cells", json::array())) {
-      names.push_back(one.value("cell", ""));
-      m_out += "<li>" + escape(one.value("line", "")) + "</li>\n";
+             escape(c.summary_line.value_or(cell.summary)) + "</summary>\n<ul>\n";
+    for (const auto& one : c.cells) {
+      m_out += "<li>" + escape(one.line) + "</li>\n";
     }
     m_out += "</ul>\n<table>\n<tr><th>patch</th><th>line</th><th>status</th>";
-    for (const auto& name : names) {
-      m_out += "<th>" + escape(name) + "</th>";
+    for (const auto& one : c.cells) {
+      m_out += "<th>" + escape(one.cell) + "</th>";
     }
     m_out += "<th>why</th><th>text</th></tr>\n";
     std::string file;
-    for (const auto& line : c.value("lines", json::array())) {
-      if (!line.is_object()) {
-        continue;
-      }
-      const std::string status = line.value("status", "");
-      if (line.value("file", "") != file) {
-        file = line.value("file", "");
-        m_out += "<tr><th colspan=\"" + std::to_string(names.size() + 5) + "\">" + escape(file) +
+    for (const auto& line : c.lines) {
+      if (line.file != file) {
+        file = line.file;
+        m_out += "<tr><th colspan=\"" + std::to_string(c.cells.size() + 5) + "\">" + escape(file) +
                  "</th></tr>\n";
       }
-      const json executed = line.value("executed_in", json::array());
-      const json compiled = line.value("compiled_in", json::array());
-      m_out += "<tr><td class=\"num\">" + std::to_string(line.value("patch", 0)) +
-               "</td><td class=\"num\">" + std::to_string(line.value("line", 0)) +
-               "</td><td class=\"cov-" + escape(status) + "\">" + escape(status) + "</td>";
-      for (const auto& one : c.value("cells", json::array())) {
-        const std::string name = one.value("cell", "");
-        const std::string target = one.value("target", "");
-        const bool ran = std::find(executed.begin(), executed.end(), name) != executed.end();
-        const bool built = std::find(compiled.begin(), compiled.end(), target) != compiled.end();
-        const std::string mark = status == "no-code" || status == "macro" ? ""
-                                 : ran                                    ? "executed"
-                                 : built                                  ? "compiled"
-                                                                          : "never-compiled";
+      m_out += "<tr><td class=\"num\">" + std::to_string(line.patch) + "</td><td class=\"num\">" +
+               std::to_string(line.line) + "</td><td class=\"cov-" + escape(line.status) + "\">" +
+               escape(line.status) + "</td>";
+      for (const auto& one : c.cells) {
+        const auto has = [](const std::vector<std::string>& names, const std::string& name) {
+          return std::find(names.begin(), names.end(), name) != names.end();
+        };
+        const std::string mark = line.status == "no-code" || line.status == "macro" ? ""
+                                 : has(line.executed_in, one.cell)                  ? "executed"
+                                 : has(line.compiled_in, one.target.value_or(""))
+                                     ? "compiled"
+                                     : "never-compiled";
         m_out += "<td class=\"cov-" + mark + "\">" + escape(mark) + "</td>";
       }
-      const std::string why = line.contains("reason") && line["reason"].is_object()
-                                  ? line["reason"].value("key", "")
-                                  : line.value("note", "");
-      m_out += "<td>" + escape(why) + "</td><td class=\"src\">" + escape(line.value("text", "")) +
-               "</td></tr>\n";
+      m_out += "<td>" + escape(line.reason.value_or(line.note)) + "</td><td class=\"src\">" +
+               escape(line.text) + "</td></tr>\n";
     }
     m_out += "</table>\n</details>\n";
   }
 
   // A booted cell: its boots, its oracle verdicts, its comparison table.
   void session(const RunCell& cell, bool open) {
-    const json& s = cell.session;
+    const results::SessionRecord& s = *cell.session;
     m_out += std::string("<details") + (open ? " open=\"open\"" : "") + "><summary>" +
-             escape(cell.cell) + ": boots" + (s.contains("oracle") ? ", oracle verdicts" : "") +
-             (s.contains("comparison") ? ", timing table" : "") + " <span class=\"muted\">(" +
-             escape(s.value("accel_note", "")) + "; clock " + escape(s.value("clock", "")) +
-             (s.contains("memory_model") && s["memory_model"].is_string()
-                  ? "; memory model " + escape(s["memory_model"].get<std::string>())
-                  : std::string()) +
+             escape(cell.cell) + ": boots" + (s.oracle.empty() ? "" : ", oracle verdicts") +
+             (s.comparison.empty() ? "" : ", timing table") + " <span class=\"muted\">(" +
+             escape(s.accel_note) + "; clock " + escape(s.clock) +
+             (s.memory_model.empty() ? std::string() : "; memory model " + escape(s.memory_model)) +
              ")</span></summary>\n";
     m_out +=
         "<table>\n<tr><th>kernel</th><th>boot</th><th>seconds</th><th>QEMU</th>"
         "<th>findings and problems</th><th>logs</th></tr>\n";
-    for (const auto& boot : s.value("boots", json::array())) {
+    for (const auto& boot : s.boots) {
       std::string problems;
-      for (const auto& f : boot.value("findings", json::array())) {
-        problems += escape(f.value("kind", "") + ": " + f.value("title", "")) + "<br/>";
+      for (const auto& f : boot.findings) {
+        problems += escape(f.kind + ": " + f.title) + "<br/>";
       }
-      for (const auto& p : boot.value("problems", json::array())) {
-        problems += escape(p.is_string() ? p.get<std::string>() : p.dump()) + "<br/>";
+      for (const auto& p : boot.problems) {
+        problems += escape(p) + "<br/>";
       }
-      m_out += "<tr><td>" + escape(boot.value("kernel", "")) + "</td><td class=\"num\">#" +
-               std::to_string(boot.value("round", 0)) + "</td><td class=\"num\">" +
-               escape(fixed(number_or(boot, "seconds", 0), 1)) + "</td><td>" +
-               escape(boot.value("qemu", "")) +
-               (boot.value("powered_off", false) ? "" : ", <strong>did not power off</strong>") +
-               "</td><td>" + (problems.empty() ? "none" : problems) + "</td><td>";
-      for (const char* log : {"console", "protocol"}) {
-        if (const std::string file = boot.value(log, ""); !file.empty()) {
-          m_out += link(file, log) + " ";
+      m_out += "<tr><td>" + escape(boot.kernel) + "</td><td class=\"num\">#" +
+               std::to_string(boot.round) + "</td><td class=\"num\">" +
+               escape(fixed(boot.seconds, 1)) + "</td><td>" + escape(boot.qemu) +
+               (boot.powered_off ? "" : ", <strong>did not power off</strong>") + "</td><td>" +
+               (problems.empty() ? "none" : problems) + "</td><td>";
+      for (const auto& [log, file] :
+           {std::pair{"console", &boot.console}, std::pair{"protocol", &boot.protocol}}) {
+        if (!file->empty()) {
+          m_out += link(*file, log) + " ";
         }
       }
       m_out += "</td></tr>\n";
     }
     m_out += "</table>\n";
-    if (s.contains("oracle")) {
+    if (!s.oracle.empty()) {
       m_out +=
           "<table>\n<tr><th>kernel</th><th>setup</th><th>oracle</th><th>verdict "
           "(the first differing field and PFN)</th></tr>\n";
-      for (const auto& v : s["oracle"]) {
-        m_out += "<tr><td>" + escape(v.value("kernel", "")) + "</td><td>" +
-                 escape(v.value("setup", "") + " #" + std::to_string(v.value("round", 0))) +
-                 "</td><td>" + badge(v.value("status", "")) + "</td><td>" +
-                 escape(v.value("summary", "")) + "</td></tr>\n";
+      for (const auto& v : s.oracle) {
+        m_out += "<tr><td>" + escape(v.kernel) + "</td><td>" +
+                 escape(v.setup + " #" + std::to_string(v.round)) + "</td><td>" + badge(v.status) +
+                 "</td><td>" + escape(v.summary) + "</td></tr>\n";
       }
       m_out += "</table>\n";
     }
-    if (s.contains("comparison")) {
+    if (!s.comparison.empty()) {
       m_out += "<pre>" + escape(lkp_table(cell)) + "</pre>\n";
     }
     m_out += "</details>\n";
@@ -434,30 +420,21 @@ class Page {
     const std::string baseline = cell.baseline_kernel();
     const std::string subject = cell.subject_kernel();
     std::vector<stats::LkpRow> rows;
-    for (const auto& c : cell.session["comparison"]) {
-      const std::string setup = c.value("setup", "");
-      const std::string metric = c.value("metric", "");
-      const json* base_samples = cell.samples(baseline, setup, metric);
-      const json* subject_samples = cell.samples(subject, setup, metric);
+    for (const auto& c : cell.session->comparison) {
       stats::Comparison comparison;
-      if (base_samples) {
+      if (const auto* base_samples = cell.samples(baseline, c.setup, c.metric)) {
         comparison.base = summary_of(*base_samples);
       }
-      if (subject_samples) {
+      if (const auto* subject_samples = cell.samples(subject, c.setup, c.metric)) {
         comparison.candidate = summary_of(*subject_samples);
       }
-      comparison.ratio = number_or(c, "ratio", NAN);
-      comparison.relative_change = number_or(c, "relative_change", NAN);
-      const json ci = c.value("ci95", json::array());
-      if (ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
-        comparison.ratio_interval = {ci[0].get<double>(), ci[1].get<double>()};
-      } else {
-        comparison.ratio_interval = {NAN, NAN};
-      }
-      comparison.rank_test.p = number_or(c, "p", 1);
-      comparison.verdict = verdict_of(c.value("verdict", ""));
-      comparison.reason = c.value("reason", "");
-      rows.push_back({metric + "." + setup, comparison});
+      comparison.ratio = c.ratio.value_or(NAN);
+      comparison.relative_change = c.relative_change.value_or(NAN);
+      comparison.ratio_interval = interval_of(c.ci95);
+      comparison.rank_test.p = c.p.value_or(1);
+      comparison.verdict = verdict_of(c.verdict);
+      comparison.reason = c.reason;
+      rows.push_back({c.metric + "." + c.setup, comparison});
     }
     return stats::render_lkp_table(baseline, subject, rows);
   }
@@ -488,7 +465,7 @@ class Page {
     };
     std::map<std::string, Group> groups;  // "pmem memmap-timing" -> its cells, series order
     for (const auto& cell : m_run.cells) {
-      if (!cell.session.is_null() && cell.session.contains("comparison")) {
+      if (cell.session && !cell.session->comparison.empty()) {
         groups[cell.target() + " " + cell.test_case()].cells.push_back(&cell);
       }
     }
@@ -507,15 +484,13 @@ class Page {
       // changes), then the rest by name.
       std::map<std::pair<int, std::string>, std::vector<std::string>> metrics;
       for (const RunCell* cell : group.cells) {
-        for (const auto& c : cell->session["comparison"]) {
-          const std::string metric = c.value("metric", "");
-          const int rank = !starts_with(metric, "memmap_init_") ? 2
-                           : metric.ends_with("ns")             ? 0
-                                                                : 1;
-          auto& setups = metrics[{rank, metric}];
-          const std::string setup = c.value("setup", "");
-          if (std::find(setups.begin(), setups.end(), setup) == setups.end()) {
-            setups.push_back(setup);
+        for (const auto& c : cell->session->comparison) {
+          const int rank = !starts_with(c.metric, "memmap_init_") ? 2
+                           : c.metric.ends_with("ns")             ? 0
+                                                                  : 1;
+          auto& setups = metrics[{rank, c.metric}];
+          if (std::find(setups.begin(), setups.end(), c.setup) == setups.end()) {
+            setups.push_back(c.setup);
           }
         }
       }
@@ -535,22 +510,22 @@ class Page {
     bool base_added = false;
     for (const RunCell* cell : cells) {
       const std::string baseline = cell->baseline_kernel();
-      const json* base = cell->samples(baseline, setup, metric);
-      const json* subject = cell->samples(cell->subject_kernel(), setup, metric);
+      const auto* base = cell->samples(baseline, setup, metric);
+      const auto* subject = cell->samples(cell->subject_kernel(), setup, metric);
       if (!subject) {
         continue;
       }
-      const auto row_of = [](const std::string& label, const json& samples) {
+      const auto row_of = [](const std::string& label, const results::MetricRecord& samples) {
         StripRow row;
         row.label = label;
-        row.samples = samples.value("rebinds", std::vector<double>{});
+        row.samples = samples.rebinds;
         const auto summary = summary_of(samples);
         row.mean = summary.mean;
         row.low = summary.mean_interval.low;
         row.high = summary.mean_interval.high;
         return row;
       };
-      plot.unit = subject->value("unit", "");
+      plot.unit = subject->unit;
       if (base && !base_added) {
         auto row = row_of(baseline, *base);
         row.tone = Tone::k_base;
@@ -558,17 +533,14 @@ class Page {
         base_added = true;
       }
       auto row = row_of(cell->subject_kernel(), *subject);
-      for (const auto& c : cell->session["comparison"]) {
-        if (c.value("setup", "") == setup && c.value("metric", "") == metric) {
-          const std::string verdict = c.value("verdict", "unknown");
-          row.tone = tone_of(verdict);
-          row.note = percent(number_or(c, "relative_change", NAN));
-          const json ci = c.value("ci95", json::array());
-          if (ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
-            row.note += " [" + percent(ci[0].get<double>() - 1) + ", " +
-                        percent(ci[1].get<double>() - 1) + "]";
+      for (const auto& c : cell->session->comparison) {
+        if (c.setup == setup && c.metric == metric) {
+          row.tone = tone_of(c.verdict);
+          row.note = percent(c.relative_change.value_or(NAN));
+          if (const auto ci = interval_of(c.ci95); !std::isnan(ci.low)) {
+            row.note += " [" + percent(ci.low - 1) + ", " + percent(ci.high - 1) + "]";
           }
-          row.note += " " + verdict;
+          row.note += " " + c.verdict;
         }
       }
       plot.rows.push_back(row);

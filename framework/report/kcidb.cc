@@ -69,6 +69,14 @@ std::string status_of(results::Outcome outcome) {
   }
 }
 
+// A figure results.json may lack: null then, as KCIDB's misc had it.
+json or_null(const std::optional<double>& value) { return value ? json(*value) : json(); }
+
+// [low, high], or [] when results.json has none.
+json ends(const std::optional<results::IntervalRecord>& interval) {
+  return interval ? json::array({interval->low, interval->high}) : json::array();
+}
+
 bool is_sha1(const std::string& text) {
   return text.size() == 40 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
@@ -182,19 +190,20 @@ class KcidbWriter {
   void add_session_checkouts() {
     std::set<std::string> seen;
     for (const auto& cell : m_run.cells) {
-      const json kernels = cell.session.value("kernels", json::object());
-      for (const auto& [name, kernel] : kernels.items()) {
+      if (!cell.session) {
+        continue;
+      }
+      for (const auto& [name, kernel] : cell.session->kernels) {
         if (!seen.insert(name).second) {
           continue;
         }
         json checkout = base_checkout(name);
-        const std::string commit = kernel.value("commit", "");
-        if (is_sha1(commit)) {
-          checkout["git_commit_hash"] = commit;
+        if (is_sha1(kernel.commit)) {
+          checkout["git_commit_hash"] = kernel.commit;
         }
         checkout["patchset_hash"] = "";
         checkout["valid"] = true;
-        checkout["comment"] = clean(name + " (" + kernel.value("role", "") + ")");
+        checkout["comment"] = clean(name + " (" + kernel.role + ")");
         m_checkouts.push_back(checkout);
       }
     }
@@ -338,114 +347,117 @@ class KcidbWriter {
       whole["log_excerpt"] = excerpt(cell.detail);
     }
     whole["misc"] = {{"cell", clean(cell.cell)}, {"expected_failure", expected_failure(cell)}};
-    if (cell.session.is_null()) {
+    if (!cell.session) {
       m_tests.push_back(whole);
       return;
     }
-    const json& session = cell.session;
+    const results::SessionRecord& session = *cell.session;
     // The clock the timing was taken with, and the memory clock's machine profile.
-    for (const char* key : {"clock", "memory_model"}) {
-      if (session.contains(key) && session[key].is_string()) {
-        whole["misc"][key] = clean(session[key].get<std::string>());
+    for (const auto& [key, value] :
+         {std::pair{"clock", &session.clock}, std::pair{"memory_model", &session.memory_model}}) {
+      if (!value->empty()) {
+        whole["misc"][key] = clean(*value);
       }
     }
     m_tests.push_back(whole);
     const std::string kernel = cell.subject_kernel();
-    for (const auto& boot : session.value("boots", json::array())) {
-      if (boot.value("kernel", "") != kernel) {
+    add_boots(session, kernel, build_id, clean(id), path);
+    add_verdicts(session, kernel, build_id, clean(id), path);
+    add_timing(cell, kernel, build_id, clean(id), path);
+  }
+
+  // The kernel's boots, each a test that fails on a finding or a problem.
+  void add_boots(const results::SessionRecord& session, const std::string& kernel,
+                 const std::string& build_id, const std::string& id, const std::string& path) {
+    for (const auto& boot : session.boots) {
+      if (boot.kernel != kernel) {
         continue;
       }
-      const bool bad = !boot.value("findings", json::array()).empty() ||
-                       !boot.value("problems", json::array()).empty();
-      const int round = boot.value("round", 0);
-      json t = test(build_id, clean(id) + ":boot:" + std::to_string(round), path + ".boot",
+      const bool bad = !boot.findings.empty() || !boot.problems.empty();
+      json t = test(build_id, id + ":boot:" + std::to_string(boot.round), path + ".boot",
                     status_of(bad ? results::Outcome::k_fail : results::Outcome::k_pass));
-      t["duration"] = number_or(boot, "seconds", 0);
-      if (const std::string console = boot.value("console", ""); !console.empty()) {
-        t["log_url"] = file_url(console);
+      t["duration"] = boot.seconds;
+      if (!boot.console.empty()) {
+        t["log_url"] = file_url(boot.console);
       }
       std::string why;
-      for (const auto& finding : boot.value("findings", json::array())) {
-        why += finding.value("kind", "") + ": " + finding.value("title", "") + "\n";
+      for (const auto& finding : boot.findings) {
+        why += finding.kind + ": " + finding.title + "\n";
       }
-      for (const auto& problem : boot.value("problems", json::array())) {
-        why += (problem.is_string() ? problem.get<std::string>() : problem.dump()) + "\n";
+      for (const auto& problem : boot.problems) {
+        why += problem + "\n";
       }
       if (!why.empty()) {
         t["log_excerpt"] = excerpt(why);
       }
-      t["misc"] = {{"round", round},
-                   {"accel", clean(boot.value("accel", ""))},
-                   {"qemu", clean(boot.value("qemu", ""))}};
+      t["misc"] = {{"round", boot.round}, {"accel", clean(boot.accel)}, {"qemu", clean(boot.qemu)}};
       m_tests.push_back(t);
     }
-    for (const auto& verdict : session.value("oracle", json::array())) {
-      const std::string who = verdict.value("kernel", "");
+  }
+
+  // The oracle's verdicts on the kernel's boots, and on it against the base.
+  void add_verdicts(const results::SessionRecord& session, const std::string& kernel,
+                    const std::string& build_id, const std::string& id, const std::string& path) {
+    for (const auto& verdict : session.oracle) {
       std::string suffix;
-      if (who == kernel + " vs base") {
+      if (verdict.kernel == kernel + " vs base") {
         suffix = ".vs-base";
-      } else if (who != kernel) {
+      } else if (verdict.kernel != kernel) {
         continue;  // the base kernel's own dumps: not this build's result
       }
-      const std::string setup = path_part(verdict.value("setup", ""));
-      const int round = verdict.value("round", 0);
-      const std::string status = verdict.value("status", "");
-      json t = test(build_id, clean(id) + ":" + setup + suffix + ":" + std::to_string(round),
-                    path + "." + setup + suffix, status_of(verdict_outcome(status)));
-      t["comment"] = clean(verdict.value("summary", ""));
-      t["misc"] = {{"round", round}};
+      const std::string setup = path_part(verdict.setup);
+      json t = test(build_id, id + ":" + setup + suffix + ":" + std::to_string(verdict.round),
+                    path + "." + setup + suffix, status_of(verdict_outcome(verdict.status)));
+      t["comment"] = clean(verdict.summary);
+      t["misc"] = {{"round", verdict.round}};
       m_tests.push_back(t);
     }
-    add_timing(cell, kernel, build_id, clean(id), path);
   }
 
   // Each timing figure of the kernel: its mean as the test's number; with
   // a baseline beside it, the comparison's verdict as its status.
   void add_timing(const RunCell& cell, const std::string& kernel, const std::string& build_id,
                   const std::string& id, const std::string& path) {
-    const json& session = cell.session;
-    if (!session.contains("kernels") || !session["kernels"].contains(kernel) ||
-        !session["kernels"][kernel].contains("setups")) {
+    const auto found = cell.session->kernels.find(kernel);
+    if (found == cell.session->kernels.end()) {
       return;
     }
-    std::map<std::pair<std::string, std::string>, json> compared;
-    for (const auto& c : session.value("comparison", json::array())) {
-      compared[{c.value("setup", ""), c.value("metric", "")}] = c;
+    std::map<std::pair<std::string, std::string>, const results::ComparisonRecord*> compared;
+    for (const auto& c : cell.session->comparison) {
+      compared[{c.setup, c.metric}] = &c;
     }
     const std::string baseline = cell.baseline_kernel();
-    const json setups = session["kernels"][kernel]["setups"];
-    for (const auto& [setup, metrics] : setups.items()) {
-      for (const auto& [metric, samples] : metrics.items()) {
-        const json summary = samples.value("summary", json::object());
-        if (summary.value("n", 0) == 0) {
+    for (const auto& [setup, metrics] : found->second.setups) {
+      for (const auto& [metric, samples] : metrics) {
+        const auto& summary = samples.summary;
+        if (summary.n == 0) {
           continue;  // the boot-time probe: one line, not a distribution
         }
         std::string status = "DONE";
-        const double mean = number_or(summary, "mean", NAN);
+        const double mean = summary.mean.value_or(NAN);
         if (!std::isfinite(mean)) {
           continue;
         }
-        json misc = {{"n", summary.value("n", 0)},
-                     {"median", number_or(summary, "median", mean)},
-                     {"stddev", number_or(summary, "stddev", 0)},
-                     {"ci95_of_mean", summary.value("ci95", json::array())}};
+        json misc = {{"n", summary.n},
+                     {"median", summary.median.value_or(mean)},
+                     {"stddev", summary.stddev.value_or(0)},
+                     {"ci95_of_mean", ends(summary.ci95)}};
         if (const auto it = compared.find({setup, metric}); it != compared.end()) {
-          const json& c = it->second;
-          const std::string verdict = c.value("verdict", "unknown");
-          status = verdict == "slower" ? "FAIL" : verdict == "unknown" ? "DONE" : "PASS";
+          const results::ComparisonRecord& c = *it->second;
+          status = c.verdict == "slower" ? "FAIL" : c.verdict == "unknown" ? "DONE" : "PASS";
           misc["baseline"] = clean(baseline);
-          misc["verdict"] = clean(verdict);
-          misc["relative_change"] = c.value("relative_change", json());
-          misc["ci95_of_ratio"] = c.value("ci95", json::array());
-          misc["p"] = c.value("p", json());
-          misc["reason"] = clean(c.value("reason", ""));
-          if (const json* base = cell.samples(baseline, setup, metric)) {
-            misc["baseline_mean"] = base->value("summary", json::object()).value("mean", json());
+          misc["verdict"] = clean(c.verdict);
+          misc["relative_change"] = or_null(c.relative_change);
+          misc["ci95_of_ratio"] = ends(c.ci95);
+          misc["p"] = or_null(c.p);
+          misc["reason"] = clean(c.reason);
+          if (const auto* base = cell.samples(baseline, setup, metric)) {
+            misc["baseline_mean"] = or_null(base->summary.mean);
           }
         }
         json t = test(build_id, id + ":" + path_part(setup) + ":" + path_part(metric),
                       path + "." + path_part(setup) + "." + path_part(metric), status);
-        t["number"] = {{"value", mean}, {"unit", clean(samples.value("unit", ""))}};
+        t["number"] = {{"value", mean}, {"unit", clean(samples.unit)}};
         t["misc"] = misc;
         m_tests.push_back(t);
       }
@@ -456,48 +468,45 @@ class KcidbWriter {
   // its number the changed lines it executed; on the first one's build the
   // revision's share of changed lines executed (%), the stage's verdict.
   void add_coverage(const RunCell& cell) {
-    const json& coverage = cell.coverage;
-    if (!coverage.is_object() || !coverage.contains("cells") || !coverage["cells"].is_array()) {
+    if (!cell.coverage) {
       return;  // no coverage.json: the stage erred before writing one (its log says)
     }
     std::string first_build;
-    for (const auto& c : coverage["cells"]) {
-      if (!c.is_object() || !c.contains("target") || !c["target"].is_string()) {
+    for (const auto& c : cell.coverage->cells) {
+      if (!c.target) {
         continue;
       }
-      const std::string id = checkout_id(cell.series) + ":" + clean(c["target"].get<std::string>());
+      const std::string id = checkout_id(cell.series) + ":" + clean(*c.target);
       if (!m_built_ids.count(id)) {
         continue;  // its build is not in this report
       }
       first_build = first_build.empty() ? id : first_build;
-      const std::string name = clean(c.value("cell", ""));
+      const std::string name = clean(c.cell);
       json t = test(id, "coverage:" + path_part(name), "kseries.coverage.cell",
-                    c.value("cover_files", 0) > 0 ? "PASS" : "MISS");
-      t["number"] = {{"value", c.value("executed", 0)}, {"unit", "lines"}};
-      t["comment"] = clean(c.value("line", ""));
+                    c.cover_files > 0 ? "PASS" : "MISS");
+      t["number"] = {{"value", c.counts.executed}, {"unit", "lines"}};
+      t["comment"] = clean(c.line);
       t["misc"] = {{"cell", name},
-                   {"changed", c.value("changed", 0)},
-                   {"compiled_not_run", c.value("compiled_not_run", 0)},
-                   {"never_compiled", c.value("never_compiled", 0)}};
+                   {"changed", c.counts.changed},
+                   {"compiled_not_run", c.counts.compiled_not_run},
+                   {"never_compiled", c.counts.never_compiled}};
       m_tests.push_back(t);
     }
     if (first_build.empty()) {
       return;
     }
-    const json summary = coverage.value("summary", json::object());
-    const double changed = summary.value("changed", 0);
-    const double executed = summary.value("executed", 0);
+    const auto& summary = cell.coverage->summary;
     json t = test(first_build, "coverage", "kseries.coverage", status_of(cell.status));
-    if (changed > 0) {
-      t["number"] = {{"value", 100.0 * executed / changed}, {"unit", "%"}};
+    if (summary.changed > 0) {
+      t["number"] = {{"value", 100.0 * summary.executed / summary.changed}, {"unit", "%"}};
     }
     t["duration"] = cell.seconds;
     t["comment"] = clean(cell.summary);
     t["misc"] = {{"cell", cell.cell},
-                 {"changed", summary.value("changed", 0)},
-                 {"executed", summary.value("executed", 0)},
-                 {"compiled_not_run", summary.value("compiled_not_run", 0)},
-                 {"never_compiled", summary.value("never_compiled", 0)},
+                 {"changed", summary.changed},
+                 {"executed", summary.executed},
+                 {"compiled_not_run", summary.compiled_not_run},
+                 {"never_compiled", summary.never_compiled},
                  {"expected_failure", expected_failure(cell)}};
     m_tests.push_back(t);
   }

@@ -8,18 +8,6 @@ namespace kseries::report {
 
 namespace {
 
-using json = nlohmann::json;
-
-std::vector<double> rebinds(const json& samples) {
-  std::vector<double> out;
-  for (const auto& value : samples.value("rebinds", json::array())) {
-    if (value.is_number()) {
-      out.push_back(value.get<double>());
-    }
-  }
-  return out;
-}
-
 std::string percent(double fraction) {
   if (!std::isfinite(fraction)) {
     return "n/a";
@@ -41,34 +29,30 @@ std::vector<RevisionTiming> revision_timings(const RunRecord& run, const std::st
                                              const std::string& to) {
   std::vector<RevisionTiming> out;
   for (const auto& newer : run.cells) {
-    if (newer.series != to || !newer.session.is_object() || !newer.session.contains("comparison")) {
+    if (newer.series != to || !newer.session) {
       continue;
     }
     const RunCell* older = run.find_cell(from, newer.cell);
-    if (!older || !older->session.is_object()) {
+    if (!older || !older->session) {
       continue;
     }
-    for (const auto& c : newer.session["comparison"]) {
-      const std::string setup = c.value("setup", "");
-      const std::string metric = c.value("metric", "");
-      const json* to_samples = newer.samples(newer.subject_kernel(), setup, metric);
-      const json* from_samples = older->samples(older->subject_kernel(), setup, metric);
+    for (const auto& c : newer.session->comparison) {
+      const auto* to_samples = newer.samples(newer.subject_kernel(), c.setup, c.metric);
+      const auto* from_samples = older->samples(older->subject_kernel(), c.setup, c.metric);
       if (!to_samples || !from_samples) {
         continue;
       }
       // Times only: a count (page_ref_set events) is evidence, not a speed.
-      const std::string unit = to_samples->value("unit", "");
+      const std::string& unit = to_samples->unit;
       if (unit != "ns" && unit != "us" && unit != "ms" && unit != "vns" && unit != "vms" &&
           unit != "mns") {
         continue;
       }
-      const auto a = rebinds(*from_samples);
-      const auto b = rebinds(*to_samples);
-      if (a.empty() || b.empty()) {
+      if (from_samples->rebinds.empty() || to_samples->rebinds.empty()) {
         continue;
       }
-      out.push_back(
-          {newer.cell, setup, metric, to_samples->value("unit", ""), stats::compare(a, b)});
+      out.push_back({newer.cell, c.setup, c.metric, unit,
+                     stats::compare(from_samples->rebinds, to_samples->rebinds)});
     }
   }
   return out;

@@ -22,17 +22,17 @@ RunCell timing_cell(const std::string& series, double mean, double base_mean) {
     samples.push_back(mean + (i % 3));
     base.push_back(base_mean + (i % 3));
   }
-  cell.session = {
-      {"kernels",
-       {{series,
-         {{"role", "candidate"},
-          {"setups",
-           {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", samples}, {"unit", "vns"}}}}}}}}},
-        {"base",
-         {{"role", "base"},
-          {"setups",
-           {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", base}, {"unit", "vns"}}}}}}}}}}},
-      {"comparison", json::array({{{"setup", "fsdax-mem"}, {"metric", "memmap_init_vns"}}})}};
+  cell.session = results::session_record_from(
+      {{"kernels",
+        {{series,
+          {{"role", "candidate"},
+           {"setups",
+            {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", samples}, {"unit", "vns"}}}}}}}}},
+         {"base",
+          {{"role", "base"},
+           {"setups",
+            {{"fsdax-mem", {{"memmap_init_vns", {{"rebinds", base}, {"unit", "vns"}}}}}}}}}}},
+       {"comparison", json::array({{{"setup", "fsdax-mem"}, {"metric", "memmap_init_vns"}}})}});
   return cell;
 }
 
@@ -63,7 +63,7 @@ TEST(RevisionTimingTest, ACellOrSetupOnlyOneRevisionRanIsLeftOut) {
   run.cells.push_back(newer);
   EXPECT_TRUE(revision_timings(run, "s/v6", "s/v10").empty());
   run.cells.back().cell = "pmem memmap-timing";
-  run.cells.back().session["comparison"][0]["setup"] = "devdax-mem";
+  run.cells.back().session->comparison[0].setup = "devdax-mem";
   EXPECT_TRUE(revision_timings(run, "s/v6", "s/v10").empty());
   EXPECT_EQ(render_revision_timings({}), "");
 }
@@ -73,8 +73,7 @@ TEST(RevisionTimingTest, CountsAreNotTimings) {
   run.cells.push_back(timing_cell("s/v6", 1000, 2000));
   run.cells.push_back(timing_cell("s/v10", 800, 2000));
   for (auto& cell : run.cells) {
-    cell.session["kernels"][cell.series]["setups"]["fsdax-mem"]["memmap_init_vns"]["unit"] =
-        "count";
+    cell.session->kernels[cell.series].setups["fsdax-mem"]["memmap_init_vns"].unit = "count";
   }
   EXPECT_TRUE(revision_timings(run, "s/v6", "s/v10").empty());
 }

@@ -1,9 +1,7 @@
 #include "report/run_record.h"
 
 #include "core/error.h"
-#include "core/json_text.h"
 #include "results/gate_record.h"
-#include "sys/files.h"
 
 namespace kseries::report {
 
@@ -11,37 +9,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json parse(const fs::path& file) {
-  auto json = parse_json_text(read_file(file));
-  if (json.is_discarded() || !json.is_object()) {
-    throw usage_error(file.string() + ": not a JSON object");
+// A cell's results.json, when it booted (a skipped or unbuilt cell has
+// none); a value of the wrong type there is named with its cell.
+std::optional<results::SessionRecord> session_of(const RunCell& cell) {
+  if (cell.dir.empty()) {
+    return std::nullopt;
   }
-  return json;
-}
-
-// A cell's results.json, when it booted (a skipped or unbuilt cell has none).
-nlohmann::json session_of(const fs::path& dir) {
-  if (dir.empty() || !fs::is_regular_file(dir / "results.json")) {
-    return nullptr;
-  }
-  auto json = parse_json_text(read_file(dir / "results.json"));
-  return json.is_discarded() ? nlohmann::json(nullptr) : json;
-}
-
-// The coverage stage's coverage.json in DIR, at most 64 MiB; null when
-// there is none or it is not a JSON object.
-nlohmann::json coverage_of(const fs::path& dir) {
-  std::error_code ec;
-  if (dir.empty() || !fs::is_regular_file(dir / "coverage.json", ec)) {
-    return nullptr;
-  }
-  bool truncated = false;
-  const std::string text = read_file_head(dir / "coverage.json", std::size_t{64} << 20, truncated);
-  if (truncated) {
-    return nullptr;
-  }
-  auto json = parse_json_text(text);
-  return json.is_discarded() || !json.is_object() ? nlohmann::json(nullptr) : json;
+  return results::read_session_file(cell.dir / "results.json",
+                                    " (cell " + cell.series + ": " + cell.cell + ")");
 }
 
 // A store written before cells kept their results.json: a console log says
@@ -76,11 +51,13 @@ RunRecord load_gate(const fs::path& run_dir) {
     if (const auto dir = cell.property("run_dir"); !dir.empty()) {
       cell.dir = dir;
     }
-    cell.session = session_of(cell.dir);
+    cell.session = session_of(cell);
     if (const auto id = cell.id(); id && id->kind == results::k_coverage_cell) {
-      cell.coverage = coverage_of(cell.dir);
+      cell.coverage =
+          results::read_coverage_file(cell.dir.empty() ? cell.dir : cell.dir / "coverage.json",
+                                      " (cell " + cell.series + ": " + cell.cell + ")");
     }
-    cell.booted = !cell.session.is_null() || booted_in(cell.dir);
+    cell.booted = cell.session || booted_in(cell.dir);
     run.cells.push_back(std::move(cell));
   }
   // A store written before it kept its series (or cut off before the first
@@ -98,49 +75,43 @@ RunRecord load_gate(const fs::path& run_dir) {
 
 // One session of `kseries boot` as a cell, its candidate (else its first
 // kernel) as the series.
-RunCell boot_cell(const nlohmann::json& session, const fs::path& dir, const std::string& variant,
+RunCell boot_cell(results::SessionRecord session, const fs::path& dir, const std::string& variant,
                   RunRecord& run) {
   RunCell cell;
+  const auto or_unknown = [](const std::string& text) { return text.empty() ? "?" : text; };
   cell.cell =
-      results::CellId::session(session.value("target", "?"), session.value("case", "?"), variant)
+      results::CellId::session(or_unknown(session.target), or_unknown(session.test_case), variant)
           .to_string();
-  const bool failed = session.value("failed", false);
-  cell.status = failed ? results::Outcome::k_fail : results::Outcome::k_pass;
+  cell.status = session.failed ? results::Outcome::k_fail : results::Outcome::k_pass;
   cell.dir = dir;
-  cell.session = session;
   cell.booted = true;
-  const auto kernels = session.value("kernels", nlohmann::json::object());
-  for (const auto& [name, kernel] : kernels.items()) {
-    const std::string role = kernel.value("role", "");
-    if (role == "base" && run.base_commit.empty()) {
-      run.base_commit = kernel.value("commit", "");
+  for (const auto& [name, kernel] : session.kernels) {
+    if (kernel.role == "base" && run.base_commit.empty()) {
+      run.base_commit = kernel.commit;
       run.base_label = "base";
     }
-    if (role == "candidate" || cell.series.empty()) {
+    if (kernel.role == "candidate" || cell.series.empty()) {
       cell.series = name;
     }
   }
-  for (const auto& boot : session.value("boots", nlohmann::json::array())) {
-    cell.seconds += boot.value("seconds", 0.0);
+  for (const auto& boot : session.boots) {
+    cell.seconds += boot.seconds;
   }
-  cell.summary = failed ? "failed (see the boots, oracles and comparisons below)" : "passed";
+  cell.summary =
+      session.failed ? "failed (see the boots, oracles and comparisons below)" : "passed";
+  cell.session = std::move(session);
   return cell;
 }
 
-RunRecord load_boot(const fs::path& run_dir, const nlohmann::json& json) {
+RunRecord load_boot(const fs::path& run_dir) {
   RunRecord run;
   run.kind = "boot";
   run.dir = run_dir;
   run.finished = true;
-  if (json.contains("case")) {
-    run.cells.push_back(boot_cell(json, run_dir, "", run));
-  } else {
-    // --clock both: one session per clock, each in its own directory.
-    for (const auto& [clock, session] : json.items()) {
-      if (session.is_object()) {
-        run.cells.push_back(boot_cell(session, run_dir / clock, clock, run));
-      }
-    }
+  // --clock both: one session per clock, each in its own directory.
+  for (auto& [clock, session] : results::read_boot_results(run_dir / "results.json")) {
+    run.cells.push_back(
+        boot_cell(std::move(session), clock.empty() ? run_dir : run_dir / clock, clock, run));
   }
   std::vector<results::Outcome> outcomes;
   for (const auto& cell : run.cells) {
@@ -186,13 +157,15 @@ std::string RunCell::kernel_fact(const std::string& role, results::KernelFact fa
 }
 
 std::string RunCell::subject_kernel() const {
-  const auto kernels = session.value("kernels", nlohmann::json::object());
-  if (kernels.contains(series)) {
+  if (!session) {
+    return "";
+  }
+  if (session->kernels.contains(series)) {
     return series;
   }
   std::string subject;
-  for (const auto& [name, kernel] : kernels.items()) {
-    const std::string role = kernel.value("role", "");
+  for (const auto& [name, kernel] : session->kernels) {
+    const std::string& role = kernel.role;
     if (role == "candidate" || (subject.empty() && role != "base" && role != "reference")) {
       subject = name;
     }
@@ -201,11 +174,14 @@ std::string RunCell::subject_kernel() const {
 }
 
 std::string RunCell::baseline_kernel() const {
-  const auto kernels = session.value("kernels", nlohmann::json::object());
+  if (!session) {
+    return "";
+  }
+  const auto& kernels = session->kernels;
   const std::string subject = subject_kernel();
   std::string other;
-  for (const auto& [name, kernel] : kernels.items()) {
-    const std::string role = kernel.value("role", "");
+  for (const auto& [name, kernel] : kernels) {
+    const std::string& role = kernel.role;
     if (name != subject && (role == "base" || role == "reference")) {
       return name;
     }
@@ -216,24 +192,21 @@ std::string RunCell::baseline_kernel() const {
   return kernels.size() == 2 ? other : "";
 }
 
-const nlohmann::json* RunCell::samples(const std::string& kernel, const std::string& setup,
-                                       const std::string& metric) const {
-  const nlohmann::json* at = &session;
-  for (const std::string& key :
-       {std::string("kernels"), kernel, std::string("setups"), setup, metric}) {
-    if (!at->is_object() || !at->contains(key)) {
-      return nullptr;
-    }
-    at = &(*at)[key];
+const results::MetricRecord* RunCell::samples(const std::string& kernel, const std::string& setup,
+                                              const std::string& metric) const {
+  if (!session) {
+    return nullptr;
   }
-  return at;
-}
-
-double number_or(const nlohmann::json& object, const std::string& key, double fallback) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) {
-    return fallback;
+  const auto k = session->kernels.find(kernel);
+  if (k == session->kernels.end()) {
+    return nullptr;
   }
-  return object[key].get<double>();
+  const auto s = k->second.setups.find(setup);
+  if (s == k->second.setups.end()) {
+    return nullptr;
+  }
+  const auto m = s->second.find(metric);
+  return m == s->second.end() ? nullptr : &m->second;
 }
 
 const results::SeriesRecord* RunRecord::find_series(const std::string& name) const {
@@ -264,20 +237,11 @@ const RunCell* RunRecord::find_cell(const std::string& series, const std::string
 }
 
 RunRecord load_run(const fs::path& run_dir) {
-  // A value of the wrong type (a number where a string goes) is the file's
-  // fault: named, exit 2, not "internal error" without the file.
-  const auto load = [&](const fs::path& file, auto loader) {
-    try {
-      return loader(run_dir, parse(file));
-    } catch (const nlohmann::json::exception& e) {
-      throw usage_error(file.string() + ": " + e.what());
-    }
-  };
   if (fs::is_regular_file(run_dir / "gate.json")) {
     return load_gate(run_dir);
   }
   if (fs::is_regular_file(run_dir / "results.json")) {
-    return load(run_dir / "results.json", load_boot);
+    return load_boot(run_dir);
   }
   throw usage_error(run_dir.string() +
                     ": neither gate.json nor results.json (not a gate or boot run)");

@@ -8,14 +8,15 @@
 
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "results/cell_id.h"
+#include "results/coverage_record.h"
 #include "results/facts.h"
 #include "results/gate_record.h"
+#include "results/session_record.h"
 
 namespace kseries::report {
 
@@ -23,11 +24,13 @@ namespace kseries::report {
 // directory holds beside it.
 struct RunCell : results::CellResult {
   std::filesystem::path dir;  // its logs ("" when it has none)
-  nlohmann::json session;     // its results.json, or null
-  bool booted = false;        // results.json, or a console log, in its directory
-  // The coverage stage's coverage.json (coverage/revision_coverage.h:
-  // "summary", "cells", "lines"), or null.
-  nlohmann::json coverage;
+  // Its results.json (results/session_record.h), read when the run is
+  // loaded; nullopt when it booted nothing.
+  std::optional<results::SessionRecord> session;
+  bool booted = false;  // results.json, or a console log, in its directory
+  // The coverage stage's coverage.json (results/coverage_record.h), or
+  // nullopt.
+  std::optional<results::CoverageRecord> coverage;
   // "pmem memmap-timing" -> target "pmem", case "memmap-timing"; stages
   // ("apply", "checkpatch", "per-patch pmem") have no case.
   std::string target() const;
@@ -42,15 +45,11 @@ struct RunCell : results::CellResult {
   // subject.
   std::string subject_kernel() const;
   std::string baseline_kernel() const;
-  // The session's samples of KERNEL for (SETUP, METRIC): "rebinds", "unit",
-  // "summary"; null when the session has none.
-  const nlohmann::json* samples(const std::string& kernel, const std::string& setup,
-                                const std::string& metric) const;
+  // The session's samples of KERNEL for (SETUP, METRIC); null when the
+  // session has none.
+  const results::MetricRecord* samples(const std::string& kernel, const std::string& setup,
+                                       const std::string& metric) const;
 };
-
-// OBJECT[KEY] when it is a number, else FALLBACK (results.json writes a NaN
-// as null).
-double number_or(const nlohmann::json& object, const std::string& key, double fallback);
 
 struct RunRecord {
   std::string kind;  // "gate" or "boot"
@@ -73,8 +72,9 @@ struct RunRecord {
   const RunCell* find_cell(const std::string& series, const std::string& cell) const;
 };
 
-// Reads RUN_DIR: gate.json when present, else results.json (a boot).
-// Throws Error(k_usage) naming the file when neither can be read.
+// Reads RUN_DIR: gate.json when present, else results.json (a boot), and
+// each cell's results.json. Throws Error(k_usage) naming the file when
+// neither can be read, or one holds a value of the wrong type.
 RunRecord load_run(const std::filesystem::path& run_dir);
 
 }  // namespace kseries::report

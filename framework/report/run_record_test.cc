@@ -57,8 +57,10 @@ TEST(RunRecordTest, ReadsTheGateStoreAndEachCellsResults) {
   EXPECT_EQ(run.cells[1].status, results::Outcome::k_fail);
   EXPECT_EQ(run.cells[1].target(), "toy");
   EXPECT_EQ(run.cells[1].test_case(), "demo");
-  EXPECT_EQ(run.cells[1].session["case"], "demo");
-  EXPECT_TRUE(run.cells[2].session.is_null());
+  ASSERT_TRUE(run.cells[1].session.has_value());
+  EXPECT_EQ(run.cells[1].session->test_case, "demo");
+  EXPECT_EQ(run.cells[1].session->kernels.at("s/v2").role, "candidate");
+  EXPECT_FALSE(run.cells[2].session.has_value());
   EXPECT_TRUE(run.cells[1].booted);
   EXPECT_FALSE(run.cells[2].booted);
   ASSERT_EQ(run.time.size(), 1u);

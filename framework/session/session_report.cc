@@ -29,27 +29,22 @@ std::string file_safe(std::string name) {
   return name;
 }
 
-nlohmann::json samples_json(const cases::MetricSamples& samples) {
+results::MetricRecord metric_record(const cases::MetricSamples& samples) {
   const auto summary = stats::summarize(samples.rebinds);
-  return {{"unit", samples.unit},
-          {"first", samples.first},
-          {"rebinds", samples.rebinds},
-          {"probe", samples.probe},
-          {"pages", samples.pages},
-          {"summary",
-           {{"n", summary.n},
-            {"mean", summary.mean},
-            {"median", summary.median},
-            {"trimmed_mean", summary.trimmed_mean},
-            {"stddev", summary.stddev},
-            {"ci95", {summary.mean_interval.low, summary.mean_interval.high}}}}};
+  return {samples.unit,
+          samples.first,
+          samples.rebinds,
+          samples.probe,
+          samples.pages,
+          {summary.n, summary.mean, summary.median, summary.trimmed_mean, summary.stddev,
+           results::IntervalRecord{summary.mean_interval.low, summary.mean_interval.high}}};
 }
 
 // Accumulates the three renderings side by side.
 struct Sink {
   const SessionFacts& facts;
   std::ostringstream out;
-  nlohmann::json json;
+  results::SessionRecord record;  // results.json
   report::TestSuite suite;
   bool failed = false;
 };
@@ -84,16 +79,17 @@ void add_header(Sink& s, const std::vector<KernelUnderTest>& kernels, int boots)
             << "\n";
     }
   }
-  s.json = {{"target", f.target},
-            {"case", f.test_case},
-            {"accel", f.accel},
-            {"accel_note", f.accel_note},
-            {"clock", qemu::clock_name(f.clock)},
-            {"boots_per_kernel", boots},
-            {"pmem", f.pmem},
-            {"pmem_size", f.pmem_size},
-            {"interleaved", kernels.size() > 1},
-            {"run_dir", f.run_dir.string()}};
+  auto& r = s.record;
+  r.target = f.target;
+  r.test_case = f.test_case;
+  r.accel = f.accel;
+  r.accel_note = f.accel_note;
+  r.clock = qemu::clock_name(f.clock);
+  r.boots_per_kernel = boots;
+  r.pmem = f.pmem;
+  r.pmem_size = f.pmem_size;
+  r.interleaved = kernels.size() > 1;
+  r.run_dir = f.run_dir.string();
   s.suite.properties = {{"accel", f.accel},
                         {"clock", qemu::clock_name(f.clock)},
                         {"accel_note", f.accel_note},
@@ -105,12 +101,12 @@ void add_header(Sink& s, const std::vector<KernelUnderTest>& kernels, int boots)
       joined += (joined.empty() ? "" : "; ") + layout;
     }
     s.out << "pmem layouts: " << joined << "\n";
-    s.json["layouts"] = f.layouts;
+    r.layouts = f.layouts;
     s.suite.properties.emplace_back("layouts", joined);
   }
   if (!f.memory_model.empty()) {
     s.out << "memory model: " << f.memory_model << "\n";
-    s.json["memory_model"] = f.memory_model;
+    r.memory_model = f.memory_model;
     s.suite.properties.emplace_back("memory_model", f.memory_model);
   }
 }
@@ -138,38 +134,21 @@ void add_verdict(Sink& s, const oracle::SetupVerdict& verdict, const std::string
     s.out << "oracle " << kernel << " " << verdict.setup << ": " << status << ": "
           << verdict.summary << "\n";
   }
-  s.json["oracle"].push_back({{"kernel", kernel},
-                              {"round", round},
-                              {"setup", verdict.setup},
-                              {"status", status},
-                              {"summary", verdict.summary}});
+  s.record.oracle.push_back({kernel, round, verdict.setup, status, verdict.summary});
   s.suite.cases.push_back(std::move(test));
 }
 
 // The boot itself: a testcase that fails on any finding or problem.
 void add_boot(Sink& s, const BootRecord& record) {
-  nlohmann::json findings = nlohmann::json::array();
+  std::vector<results::FindingRecord> findings;
   for (const auto& finding : record.findings) {
-    findings.push_back({{"kind", guest::to_string(finding.kind)},
-                        {"line", finding.line},
-                        {"title", finding.title},
-                        {"during", finding.during}});
+    findings.push_back(
+        {guest::to_string(finding.kind), finding.line, finding.title, finding.during});
   }
-  s.json["boots"].push_back({{"kernel", record.kernel},
-                             {"role", role_name(record.role)},
-                             {"round", record.round},
-                             {"accel", record.run.accel},
-                             {"seconds", record.seconds},
-                             {"qemu", record.run.process.describe()},
-                             {"powered_off", record.powered_off},
-                             {"console", record.run.console.string()},
-                             {"protocol", record.run.protocol.string()},
-                             {"argv", record.run.argv},
-                             {"findings", findings},
-                             {"problems", record.problems}});
-  if (record.rerun) {
-    s.json["boots"].back()["rerun"] = record.rerun;
-  }
+  s.record.boots.push_back({record.kernel, role_name(record.role), record.round, record.run.accel,
+                            record.seconds, record.run.process.describe(), record.powered_off,
+                            record.run.console.string(), record.run.protocol.string(),
+                            record.run.argv, std::move(findings), record.problems, record.rerun});
   report::TestCase test;
   test.classname = "boot." + s.facts.target + "." + s.facts.test_case;
   test.name = "boot " + record.kernel + " #" + std::to_string(record.round) +
@@ -200,23 +179,20 @@ void add_boot(Sink& s, const BootRecord& record) {
 void add_flaky_baseline(Sink& s, const std::vector<BootRecord>& flaky) {
   for (const auto& record : flaky) {
     std::string what;
-    nlohmann::json findings = nlohmann::json::array();
+    std::vector<results::FindingRecord> findings;
     for (const auto& finding : record.findings) {
       what += (what.empty() ? "" : "; ") + std::string(guest::to_string(finding.kind)) + ": " +
               finding.title + (finding.during.empty() ? "" : " (during " + finding.during + ")");
-      findings.push_back({{"kind", guest::to_string(finding.kind)}, {"title", finding.title}});
+      findings.push_back({guest::to_string(finding.kind), 0, finding.title, ""});
     }
     const std::string message = "flaky on the " + role_name(record.role) + ": " + what +
                                 "; not in a rerun of the same kernel: not judged, not the series'";
     s.out << "flaky " << record.kernel << " #" << record.round
           << (record.rerun ? " rerun " + std::to_string(record.rerun) : "") << " ("
           << record.run.console.string() << "): " << message << "\n";
-    s.json["flaky_baseline"].push_back({{"kernel", record.kernel},
-                                        {"role", role_name(record.role)},
-                                        {"round", record.round},
-                                        {"rerun", record.rerun},
-                                        {"console", record.run.console.string()},
-                                        {"findings", findings}});
+    s.record.flaky_baseline.push_back({record.kernel, role_name(record.role), record.round,
+                                       record.rerun, record.run.console.string(),
+                                       std::move(findings)});
     report::TestCase test;
     test.classname = "boot." + s.facts.target + "." + s.facts.test_case;
     test.name = "boot " + record.kernel + " #" + std::to_string(record.round) +
@@ -266,13 +242,10 @@ void add_traffic(Sink& s, const KernelUnderTest& k) {
     return;
   }
   s.out << cases::render_traffic_table(k.name, k.traffic, *s.facts.memory_profile);
-  nlohmann::json traffic;
+  auto& traffic = s.record.kernels[k.name].memory_traffic;
   for (const auto& [setup, t] : k.traffic) {
-    traffic[setup] = {{"rebinds", t.rebinds},       {"windows", t.windows},
-                      {"insns", t.insns},           {"dram_read", t.dram_read},
-                      {"dram_write", t.dram_write}, {"nt_stores", t.nt_stores}};
+    traffic[setup] = {t.rebinds, t.windows, t.insns, t.dram_read, t.dram_write, t.nt_stores};
   }
-  s.json["kernels"][k.name]["memory_traffic"] = traffic;
 }
 
 void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
@@ -289,13 +262,16 @@ void add_kernel_tables(Sink& s, const std::vector<KernelUnderTest>& kernels) {
       s.out << "  " << setup << ": memmap_init_zone_device() is " << fmt(share * 100)
             << "% of the whole bind (ftrace ns / user-space bind ns)\n";
     }
-    nlohmann::json setups;
+    results::KernelRecord record;
+    record.role = role_name(k.role);
+    record.commit = git::to_hex(k.commit);
+    record.kernel = k.build.key;
+    record.bz_image = k.build.image.string();
+    record.boots = k.boots;
     for (const auto& [key, samples] : k.timing) {
-      setups[key.first][key.second] = samples_json(samples);
+      record.setups[key.first][key.second] = metric_record(samples);
     }
-    s.json["kernels"][k.name] = {{"role", role_name(k.role)}, {"commit", git::to_hex(k.commit)},
-                                 {"kernel", k.build.key},     {"bzImage", k.build.image.string()},
-                                 {"boots", k.boots},          {"setups", setups}};
+    s.record.kernels[k.name] = std::move(record);
     add_traffic(s, k);
     if (kernels.size() != 1) {
       continue;
@@ -379,16 +355,11 @@ void add_comparison(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b)
     const auto comparison = stats::compare(samples.rebinds, other->second.rebinds, options);
     rows.push_back({key.second + "." + key.first, comparison});
     const std::string verdict(stats::verdict_name(comparison.verdict));
-    s.json["comparison"].push_back(
-        {{"setup", key.first},
-         {"metric", key.second},
-         {"unit", samples.unit},
-         {"ratio", comparison.ratio},
-         {"relative_change", comparison.relative_change},
-         {"ci95", {comparison.ratio_interval.low, comparison.ratio_interval.high}},
-         {"p", comparison.rank_test.p},
-         {"verdict", verdict},
-         {"reason", comparison.reason}});
+    s.record.comparison.push_back(
+        {key.first, key.second, samples.unit, comparison.ratio, comparison.relative_change,
+         comparison.rank_test.p,
+         results::IntervalRecord{comparison.ratio_interval.low, comparison.ratio_interval.high},
+         verdict, comparison.reason});
     report::TestCase test;
     test.classname = "compare." + s.facts.target + "." + s.facts.test_case;
     test.name = key.first + " " + key.second + " " + b.name + " vs " + a.name;
@@ -455,11 +426,8 @@ void add_power(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b) {
     const auto estimate = stats::estimate_power(pooled, power);
     s.out << "power " << key.first << " " << key.second << ": " << estimate.summary
           << " (rebinds pooled as independent samples: optimistic when boots differ)\n";
-    s.json["power"].push_back({{"setup", key.first},
-                               {"metric", key.second},
-                               {"unit", samples.unit},
-                               {"detectable_change", estimate.detectable_change.value_or(-1)},
-                               {"summary", estimate.summary}});
+    s.record.power.push_back({key.first, key.second, samples.unit,
+                              estimate.detectable_change.value_or(-1), estimate.summary});
   }
 }
 
@@ -549,8 +517,8 @@ SessionReport render_session(const SessionFacts& facts, const std::vector<Kernel
     }
   }
   s.out << "run directory " << facts.run_dir.string() << "\n";
-  s.json["failed"] = s.failed;  // the session's verdict, for renderers reading the file
-  return {s.out.str(), std::move(s.json), std::move(s.suite), s.failed};
+  s.record.failed = s.failed;  // the session's verdict, for renderers reading the file
+  return {s.out.str(), std::move(s.record), std::move(s.suite), s.failed};
 }
 
 }  // namespace kseries::session

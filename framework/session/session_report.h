@@ -4,7 +4,6 @@
 // session's verdict (failed or not). Renders only: it boots nothing.
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "memcost/profile.h"
 #include "qemu/vm.h"
 #include "report/junit.h"
+#include "results/session_record.h"
 #include "session/boot_session.h"
 #include "session/oracle.h"
 #include "session/session.h"
@@ -41,7 +41,7 @@ struct SessionFacts {
 
 struct SessionReport {
   std::string text;
-  nlohmann::json json;
+  results::SessionRecord record;  // what results.json holds (results::to_json)
   report::TestSuite suite;
   bool failed = false;
 };

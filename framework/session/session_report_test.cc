@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/json_text.h"
 #include "report/junit.h"
+#include "results/session_record.h"
 #include "session/oracle.h"
 
 namespace kseries::session {
@@ -109,6 +111,61 @@ TEST(SessionReport, ASetupWhoseEveryVerdictIsNotApplicableIsNotApplicable) {
   result.records[1].verdicts[1].status = oracle::VerdictStatus::k_pass;
   report = render_session(facts, {}, result, quiet);
   EXPECT_FALSE(report::only_boots_ran(report.suite));
+}
+
+// What render_session writes is what the renderers read (results/
+// session_record.h): the session's figures through results.json's text.
+TEST(SessionReport, ResultsJsonReadsBackAsTheSessionsRecord) {
+  SessionFacts facts;
+  facts.target = "pmem";
+  facts.test_case = "memmap-timing";
+  facts.accel = "tcg";
+  facts.memory_model = "ddr4";
+  Quiet quiet;
+  std::vector<KernelUnderTest> kernels{kernel(KernelRole::k_base, "base", {"memmap_init_vns"}),
+                                       kernel(KernelRole::k_candidate, "v10", {"memmap_init_vns"})};
+  kernels[1].timing.begin()->second.rebinds = {50, 51, 50, 52, 51, 50};
+  kernels[1].boots = 1;
+  BootRecord boot;
+  boot.kernel = "v10";
+  boot.role = KernelRole::k_candidate;
+  boot.round = 1;
+  boot.seconds = 7.5;
+  boot.problems = {"no result for fsdax-mem"};
+  boot.verdicts = {{"fsdax-mem", oracle::VerdictStatus::k_pass, "equal", ""}};
+  SessionResult result;
+  result.records = {boot};
+  result.boots = 1;
+  const auto report = render_session(facts, kernels, result, quiet);
+  const auto r =
+      results::session_record_from(parse_json_text(json_text(results::to_json(report.record))));
+  EXPECT_EQ(r.target, "pmem");
+  EXPECT_EQ(r.test_case, "memmap-timing");
+  EXPECT_EQ(r.accel, "tcg");
+  EXPECT_EQ(r.memory_model, "ddr4");
+  EXPECT_TRUE(r.interleaved);
+  EXPECT_EQ(r.failed, report.failed);
+  EXPECT_TRUE(r.failed);  // the boot's problem
+  ASSERT_EQ(r.boots.size(), 1u);
+  EXPECT_EQ(r.boots[0].kernel, "v10");
+  EXPECT_EQ(r.boots[0].role, "candidate");
+  EXPECT_EQ(r.boots[0].round, 1);
+  EXPECT_EQ(r.boots[0].seconds, 7.5);
+  EXPECT_EQ(r.boots[0].problems, boot.problems);
+  ASSERT_EQ(r.oracle.size(), 1u);
+  EXPECT_EQ(r.oracle[0].setup, "fsdax-mem");
+  EXPECT_EQ(r.oracle[0].status, "pass");
+  const auto& samples = r.kernels.at("v10").setups.at("fsdax-mem").at("memmap_init_vns");
+  EXPECT_EQ(samples.rebinds, kernels[1].timing.begin()->second.rebinds);
+  EXPECT_EQ(samples.unit, "vns");
+  EXPECT_EQ(samples.summary.n, 6u);
+  EXPECT_NEAR(samples.summary.mean.value_or(0), 50.6667, 1e-3);
+  EXPECT_EQ(r.kernels.at("v10").boots, 1);
+  EXPECT_EQ(r.kernels.at("base").role, "base");
+  ASSERT_EQ(r.comparison.size(), 1u);
+  EXPECT_EQ(r.comparison[0].metric, "memmap_init_vns");
+  EXPECT_EQ(r.comparison[0].verdict, "faster");
+  EXPECT_LT(r.comparison[0].relative_change.value_or(0), -0.4);
 }
 
 }  // namespace

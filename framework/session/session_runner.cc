@@ -34,7 +34,9 @@ SessionOutcome skipped(const SessionFacts& facts, const CasePlan& plan) {
     outcome.why = "every setup asked for is one target " + facts.target + " cannot do";
   }
   add_skipped_setups(facts, report.text, report.suite);
-  report.json = {{"target", facts.target}, {"case", facts.test_case}, {"skipped", outcome.why}};
+  report.record.target = facts.target;
+  report.record.test_case = facts.test_case;
+  report.record.skipped = outcome.why;
   return outcome;
 }
 

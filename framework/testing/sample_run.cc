@@ -1,6 +1,7 @@
 #include "testing/sample_run.h"
 
 #include "results/facts.h"
+#include "results/session_record.h"
 
 namespace kseries::testing {
 
@@ -183,7 +184,7 @@ report::RunRecord sample_gate_run(const std::string& subject) {
       {results::kernel_fact_key("candidate", results::KernelFact::k_kernel), "k1"},
       {results::kernel_fact_key("candidate", results::KernelFact::k_seconds), "300"},
       {results::kernel_fact_key("candidate", results::KernelFact::k_compiler), "gcc 12.2"}};
-  timing.session = timing_session("demo/v2");
+  timing.session = results::session_record_from(timing_session("demo/v2"));
   timing.booted = true;
   run.cells.push_back(timing);
   run.cells.push_back(cell("demo/v2", "nopmem memmap-timing", results::Outcome::k_skip,
@@ -197,7 +198,7 @@ report::RunRecord sample_gate_run(const std::string& subject) {
   equivalence.properties = {
       {"run_dir", "/runs/r1/cells/e"},
       {results::kernel_fact_key("candidate", results::KernelFact::k_kernel), "k2"}};
-  equivalence.session = equivalence_session("demo/bad");
+  equivalence.session = results::session_record_from(equivalence_session("demo/bad"));
   equivalence.booted = true;
   run.cells.push_back(equivalence);
   auto broken = cell("demo/bad", "kasan memmap-equivalence", results::Outcome::k_fail,
