@@ -55,3 +55,24 @@ kseries_put() {
 # kseries_step SETUP STEP: a marker in the kernel log ("kseries-step: SETUP
 # STEP"), so the host names the step a splat happened in (guest/triage.h).
 kseries_step() { echo "kseries-step: $*" >/dev/kmsg 2>/dev/null; }
+
+# kseries_setups_and_timeout DEFAULT "$@": a case's arguments setups=A:B:...
+# (a name per setup; kseries.args may split them over words) and
+# timeout=SECONDS (DEFAULT when absent) into $setups and $timeout; anything
+# else is a failed result "arguments" and exit 2.
+kseries_setups_and_timeout() {
+  timeout=$1
+  shift
+  setups=""
+  _in_setups=0
+  for _arg in "$@"; do
+    case "$_arg" in
+      setups=*) setups="$setups $(echo "${_arg#setups=}" | tr '+:' '  ')"; _in_setups=1 ;;
+      timeout=*) timeout=${_arg#timeout=}; _in_setups=0 ;;
+      *=*) kseries_result fail arguments "unknown argument $(echo "$_arg" | tr '=' ':') (setups, timeout)"; exit 2 ;;
+      '') ;;
+      *) [ "$_in_setups" = 1 ] && setups="$setups $_arg" ;;
+    esac
+  done
+  case "$timeout" in '' | *[!0-9]*) kseries_result fail arguments "timeout must be seconds"; exit 2 ;; esac
+}

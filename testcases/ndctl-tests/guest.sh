@@ -17,19 +17,7 @@
 . /testcases/lib/kseries.sh
 
 NVDIMM_TAR=/testcases/nvdimm/nvdimm.tar
-setups=""
-timeout=600
-in_setups=0
-for arg in "$@"; do
-  case "$arg" in
-    setups=*) setups="$setups $(echo "${arg#setups=}" | tr '+:' '  ')"; in_setups=1 ;;
-    timeout=*) timeout=${arg#timeout=}; in_setups=0 ;;
-    *=*) kseries_result fail arguments "unknown argument $(echo "$arg" | tr '=' ':') (setups, timeout)"; exit 2 ;;
-    '') ;;
-    *) [ "$in_setups" = 1 ] && setups="$setups $arg" ;;
-  esac
-done
-case "$timeout" in '' | *[!0-9]*) kseries_result fail arguments "timeout must be seconds"; exit 2 ;; esac
+kseries_setups_and_timeout 600 "$@"
 
 # The payload carries the host depmod's indexes (libkmod reads the .bin
 # files), so no depmod here.

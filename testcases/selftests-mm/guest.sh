@@ -15,19 +15,7 @@
 . /testcases/lib/kseries.sh
 . /testcases/lib/kselftest.sh
 
-setups=""
-timeout=900
-in_setups=0
-for arg in "$@"; do
-  case "$arg" in
-    setups=*) setups="$setups $(echo "${arg#setups=}" | tr '+:' '  ')"; in_setups=1 ;;
-    timeout=*) timeout=${arg#timeout=}; in_setups=0 ;;
-    *=*) kseries_result fail arguments "unknown argument $(echo "$arg" | tr '=' ':') (setups, timeout)"; exit 2 ;;
-    '') ;;
-    *) [ "$in_setups" = 1 ] && setups="$setups $arg" ;;
-  esac
-done
-case "$timeout" in '' | *[!0-9]*) kseries_result fail arguments "timeout must be seconds"; exit 2 ;; esac
+kseries_setups_and_timeout 900 "$@"
 
 if ! kselftest_unpack; then
   for s in $setups; do kseries_result fail "$s" "$kselftest_error"; done
