@@ -95,7 +95,12 @@ const std::vector<Rule>& rules() {
        [](std::string_view t) {
          // DEBUG_VM's VM_BUG_ON_PAGE() dumps the page and says why before
          // its "kernel BUG at": the why names the check (PagePoisoned).
-         return has_any_prefix(t, {"kernel BUG at ", "BUG: ", "page dumped because: "});
+         // The mm selftests' gup_test dumps pages on purpose (its
+         // DUMP_USER_PAGES_TEST, reason "gup_test: dump_pages() test"):
+         // that dump is the test's output, not a bug.
+         return has_any_prefix(t, {"kernel BUG at ", "BUG: "}) ||
+                (starts_with(t, "page dumped because: ") &&
+                 !starts_with(t, "page dumped because: gup_test: "));
        }},
       // "WARNING: CPU: N PID: N at " is one case of "WARNING: .* at ".
       {FindingKind::k_warning,

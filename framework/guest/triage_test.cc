@@ -42,6 +42,27 @@ TEST(TriageTest, AFindingNamesTheGuestsStep) {
   EXPECT_EQ(findings[1].during, "devdax-dev unbind");
 }
 
+// The mm selftests' gup_test dumps pages on purpose (DUMP_USER_PAGES_TEST):
+// its "page dumped because: gup_test: ..." is the test's output, never a
+// finding; any other reason still is. Lines from a real guest (run
+// 20261206-194422-gate, selftests-mm gup_test on 6.12.118).
+TEST(TriageTest, GupTestsOwnPageDumpIsNotABug) {
+  const char* log =
+      "[    5.796471] ---- page #0, starting from user virt addr: 0x7fd1e0fd1000\n"
+      "[    5.796825] page: refcount:2 mapcount:1 mapping:0000000000000000 index:0x0 "
+      "pfn:0x103496\n"
+      "[    5.797074] anon flags: "
+      "0x400000000002082c(referenced|uptodate|lru|owner_2|swapbacked|zone=1)\n"
+      "[    5.797982] page dumped because: gup_test: dump_pages() test\n"
+      "[    5.798046] ---- page #19, starting from user virt addr: 0x7fd1e0fd1000\n"
+      "[    5.798423] page dumped because: gup_test: dump_pages() test\n";
+  EXPECT_TRUE(triage_console(log).empty());
+  const auto findings =
+      triage_console(std::string(log) + "[    6.0] page dumped because: nonzero mapcount\n");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].title, "page dumped because: nonzero mapcount");
+}
+
 // Before the kernel runs /init, a splat is the boot's own; after it and
 // before the guest's first step, no step is named.
 TEST(TriageTest, ASplatBeforeInitIsTheBoots) {
