@@ -72,6 +72,23 @@ FastPathEvidence fast_path_from_counts(double fast, double slow) {
   return {PathRan::k_ran, text};
 }
 
+FastPathEvidence fast_path_from_counts_and_work(double fast, double slow,
+                                                const FastPathEvidence& by_work) {
+  auto by_count = fast_path_from_counts(fast, slow);
+  if (by_count.ran == PathRan::k_did_not_run && by_work.ran == PathRan::k_ran) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "the fast and the slow bind called the slow path's __init_zone_device_page() "
+                  "alike (%.0f and %.0f time(s)), but ",
+                  fast, slow);
+    return {PathRan::k_ran, text + by_work.facts +
+                                ": the slow bind took the series' own path too, so the work "
+                                "decides"};
+  }
+  by_count.facts += "; " + by_work.facts;
+  return by_count;
+}
+
 SetupVerdict settle_with_evidence(SetupVerdict verdict, const FastPathEvidence& evidence,
                                   SlowPathContract contract) {
   switch (evidence.ran) {

@@ -56,6 +56,15 @@ FastPathEvidence fast_path_evidence(const std::vector<double>& base,
 // bind (FAST) and in the slow bind (SLOW) of the same setup.
 FastPathEvidence fast_path_from_counts(double fast, double slow);
 
+// The count first, the work (BY_WORK, fast_path_evidence) beside it. Equal
+// counts say both binds took one path, not which: when the work says the
+// series' code ran, the slow bind took the series' path too (a series that
+// ignores the slow bind's reason, known-bad/tracepoint-ignore: 1 call and
+// 1 on fsdax-mem, 1025 and 1025 on devdax-mem, its work -32 % of the
+// base's), so the work decides.
+FastPathEvidence fast_path_from_counts_and_work(double fast, double slow,
+                                                const FastPathEvidence& by_work);
+
 // What a fast-vs-slow (or series-vs-base) verdict of the series kernel
 // becomes once the evidence is in. VERDICT is the comparison's own.
 //  - ran: the verdict stands, its summary says "fast path ran: ...";

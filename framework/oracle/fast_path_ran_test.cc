@@ -79,6 +79,27 @@ TEST(FastPathRan, TheSlowPathsOwnCountDecidesWhereItExists) {
   EXPECT_EQ(fast_path_from_counts(0, 0).ran, PathRan::k_inconclusive);
 }
 
+// known-bad/tracepoint-ignore runs its fast path in the slow bind too: its
+// counts are equal (1 and 1 on fsdax-mem, 1025 and 1025 on devdax-mem, run
+// 20261206-200457-gate), which alone read as "every struct page took the
+// slow path" while its fast-bind work was -32 % of the base's. Equal counts
+// with the work saying the series' code ran: it ran. Equal counts with the
+// work of the base's slow path (fast path compiled out): it did not.
+TEST(FastPathRan, EqualCountsAndAChangedWorkMeanTheSlowBindTookTheSeriesPath) {
+  const auto work_ran = fast_path_evidence({29548600}, {20074950}, WorkClock::k_instructions);
+  ASSERT_EQ(work_ran.ran, PathRan::k_ran);
+  for (const double calls : {1.0, 1025.0}) {
+    const auto both = fast_path_from_counts_and_work(calls, calls, work_ran);
+    EXPECT_EQ(both.ran, PathRan::k_ran) << both.facts;
+    EXPECT_TRUE(has(both.facts, "the slow bind took the series' own path too")) << both.facts;
+  }
+  const auto work_same = fast_path_evidence({29548600}, {30086400}, WorkClock::k_instructions);
+  const auto none = fast_path_from_counts_and_work(524288, 524288, work_same);
+  EXPECT_EQ(none.ran, PathRan::k_did_not_run);
+  EXPECT_TRUE(has(none.facts, "every struct page took the slow path")) << none.facts;
+  EXPECT_EQ(fast_path_from_counts_and_work(1, 524288, work_same).ran, PathRan::k_ran);
+}
+
 // A kernel whose slow path is the series' own drifts from the base's by a few
 // percent (v10 with its fast path compiled out: +1.1 % to +2.3 %): not a
 // fast path.

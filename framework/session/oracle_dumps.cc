@@ -62,9 +62,7 @@ oracle::FastPathEvidence new_path_evidence(const std::string& setup, const BootR
     by_work.facts += " (no count of __init_zone_device_page() calls: the work decides)";
     return by_work;
   }
-  auto by_count = oracle::fast_path_from_counts(counts->first, counts->second);
-  by_count.facts += "; " + by_work.facts;
-  return by_count;
+  return oracle::fast_path_from_counts_and_work(counts->first, counts->second, by_work);
 }
 
 oracle::SetupVerdict settle(oracle::SetupVerdict verdict, const BootRecord& baseline,
