@@ -19,6 +19,7 @@
 #include "kernel/kernel_build.h"
 #include "kernel/target.h"
 #include "report/output.h"
+#include "results/coverage_record.h"
 #include "series/series_chain.h"
 #include "sys/files.h"
 
@@ -137,12 +138,12 @@ int run_coverage(Context& context, const std::vector<std::string>& args) {
   out << printable_text(coverage::line_table_text(verdicts));
   out << printable_text(coverage::summary_line(verdicts, summary)) << "\n";
   if (vm.count("json")) {
-    nlohmann::json json = coverage::coverage_json(verdicts, summary);
-    json["series"] = top.name;
-    json["patches"] = k;
-    json["vmlinux"] = vmlinux.string();
-    json["tree"] = git::to_hex(tree_commit);
-    report::write_report(vm["json"].as<std::string>(), json_text(json));
+    auto record = coverage::coverage_record(verdicts, summary);
+    record.series = top.name;
+    record.patches = static_cast<int>(k);
+    record.vmlinux = vmlinux.string();
+    record.tree = git::to_hex(tree_commit);
+    report::write_report(vm["json"].as<std::string>(), json_text(results::to_json(record)));
   }
   return 0;
 }

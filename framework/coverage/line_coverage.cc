@@ -262,38 +262,38 @@ std::string verdict_line(const LineVerdict& verdict, const std::string& detail) 
          (detail.empty() ? "" : " [" + detail + "]") + " | " + text + "\n";
 }
 
-nlohmann::json coverage_json(const std::vector<LineVerdict>& verdicts,
-                             const CoverageSummary& summary) {
-  nlohmann::json lines = nlohmann::json::array();
+results::CoverageCounts coverage_counts(const CoverageSummary& summary) {
+  const auto count = [](std::size_t n) { return static_cast<int>(n); };
+  return {count(summary.changed), count(summary.executed), count(summary.compiled),
+          count(summary.never_compiled)};
+}
+
+results::CoverageRecord coverage_record(const std::vector<LineVerdict>& verdicts,
+                                        const CoverageSummary& summary) {
+  results::CoverageRecord record;
   for (const auto& verdict : verdicts) {
-    nlohmann::json line = {{"patch", verdict.line->patch + 1},
-                           {"file", verdict.position.path},
-                           {"line", verdict.position.line},
-                           {"status", status_name(verdict.status)},
-                           {"modifies", verdict.line->modifies},
-                           {"text", verdict.line->text},
-                           {"units", verdict.units},
-                           {"executions", verdict.executions}};
+    results::CoverageLineRecord line;
+    line.patch = static_cast<int>(verdict.line->patch + 1);
+    line.file = verdict.position.path;
+    line.line = verdict.position.line;
+    line.status = status_name(verdict.status);
+    line.modifies = verdict.line->modifies;
+    line.text = verdict.line->text;
+    line.units = verdict.units;
+    line.executions = verdict.executions;
     if (verdict.reason) {
-      line["reason"] = {{"key", verdict.reason->key},
-                        {"details", verdict.reason->details},
-                        {"impossible", verdict.reason->impossible}};
+      line.reason = results::CoverageReasonRecord{verdict.reason->key, verdict.reason->details,
+                                                  verdict.reason->impossible};
     }
-    if (!verdict.note.empty()) {
-      line["note"] = verdict.note;
-    }
-    lines.push_back(std::move(line));
+    line.note = verdict.note;
+    record.lines.push_back(std::move(line));
   }
-  return {{"summary",
-           {{"changed", summary.changed},
-            {"executed", summary.executed},
-            {"compiled_not_run", summary.compiled},
-            {"never_compiled", summary.never_compiled},
-            {"no_code", summary.no_code},
-            {"macro", summary.macro},
-            {"ran", summary.ran},
-            {"line", summary_line(verdicts, summary)}}},
-          {"lines", std::move(lines)}};
+  record.summary = coverage_counts(summary);
+  record.no_code = static_cast<int>(summary.no_code);
+  record.macro = static_cast<int>(summary.macro);
+  record.ran = summary.ran;
+  record.summary_line = summary_line(verdicts, summary);
+  return record;
 }
 
 }  // namespace kseries::coverage

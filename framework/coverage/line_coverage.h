@@ -18,6 +18,7 @@
 #include "coverage/cover_file.h"
 #include "coverage/line_table.h"
 #include "coverage/reasons.h"
+#include "results/coverage_record.h"
 
 namespace kseries::coverage {
 
@@ -69,7 +70,11 @@ std::string line_table_text(const std::vector<LineVerdict>& verdicts);
 // One line of it: "  patch file:line status [DETAIL] | text\n".
 std::string verdict_line(const LineVerdict& verdict, const std::string& detail);
 
-nlohmann::json coverage_json(const std::vector<LineVerdict>& verdicts,
-                             const CoverageSummary& summary);
+// SUMMARY's counts as coverage.json keeps them.
+results::CoverageCounts coverage_counts(const CoverageSummary& summary);
+// VERDICTS as a coverage.json keeps them (results/coverage_record.h, whose
+// to_json() writes it): one kernel's, not merged over cells.
+results::CoverageRecord coverage_record(const std::vector<LineVerdict>& verdicts,
+                                        const CoverageSummary& summary);
 
 }  // namespace kseries::coverage

@@ -188,30 +188,20 @@ std::string revision_coverage_text(const RevisionCoverage& coverage) {
   return out;
 }
 
-nlohmann::json revision_coverage_json(const RevisionCoverage& coverage) {
-  const auto verdicts = verdicts_of(coverage.lines);
-  nlohmann::json json = coverage_json(verdicts, coverage.summary);
+results::CoverageRecord revision_coverage_record(const RevisionCoverage& coverage) {
+  results::CoverageRecord record = coverage_record(verdicts_of(coverage.lines), coverage.summary);
+  record.merged = true;
   for (std::size_t i = 0; i < coverage.lines.size(); ++i) {
-    json["lines"][i]["compiled_in"] = coverage.lines[i].compiled_in;
-    json["lines"][i]["executed_in"] = coverage.lines[i].executed_in;
+    record.lines[i].compiled_in = coverage.lines[i].compiled_in;
+    record.lines[i].executed_in = coverage.lines[i].executed_in;
   }
   const auto texts = cell_lines_text(coverage);
-  nlohmann::json cells = nlohmann::json::array();
   for (std::size_t c = 0; c < coverage.cells.size(); ++c) {
     const auto& cell = coverage.cells[c];
-    const auto& summary = cell.coverage.summary;
-    cells.push_back({{"cell", cell.cell},
-                     {"target", cell.target},
-                     {"cover_files", cell.cover_files},
-                     {"addresses", cell.coverage.executed_pcs},
-                     {"changed", summary.changed},
-                     {"executed", summary.executed},
-                     {"compiled_not_run", summary.compiled},
-                     {"never_compiled", summary.never_compiled},
-                     {"line", texts[c]}});
+    record.cells.push_back({cell.cell, cell.target, texts[c], static_cast<int>(cell.cover_files),
+                            coverage_counts(cell.coverage.summary), cell.coverage.executed_pcs});
   }
-  json["cells"] = std::move(cells);
-  return json;
+  return record;
 }
 
 namespace {

@@ -49,7 +49,8 @@ std::vector<std::string> cell_lines_text(const RevisionCoverage& coverage);
 // The report: the summary line, one line per cell, then per changed line
 // "patch file:line status [compiled in T; executed in C] | text".
 std::string revision_coverage_text(const RevisionCoverage& coverage);
-nlohmann::json revision_coverage_json(const RevisionCoverage& coverage);
+// The merge as coverage.json keeps it (results::to_json writes it).
+results::CoverageRecord revision_coverage_record(const RevisionCoverage& coverage);
 
 struct RequiredRange {
   std::string file;

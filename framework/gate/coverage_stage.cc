@@ -7,6 +7,7 @@
 #include "coverage/revision_coverage.h"
 #include "gate/gate.h"
 #include "kernel/target.h"
+#include "results/coverage_record.h"
 #include "sys/files.h"
 
 namespace kseries::gate {
@@ -131,10 +132,10 @@ results::CellResult judge_coverage(const CoverageStageInput& input, git::Store& 
   const fs::path text_file = input.out_dir / "coverage.txt";
   const fs::path json_file = input.out_dir / "coverage.json";
   write_file(text_file, coverage::revision_coverage_text(merged));
-  nlohmann::json json = coverage::revision_coverage_json(merged);
-  json["series"] = input.series_name;
-  json["tree"] = git::to_hex(input.tip);
-  write_file(json_file, json_text(json));
+  auto record = coverage::revision_coverage_record(merged);
+  record.series = input.series_name;
+  record.tree = git::to_hex(input.tip);
+  write_file(json_file, json_text(results::to_json(record)));
   cell.properties["run_dir"] = input.out_dir.string();
   cell.properties["coverage_json"] = json_file.string();
   cell.properties["coverage_text"] = text_file.string();

@@ -357,8 +357,8 @@ class Page {
                                      : "never-compiled";
         m_out += "<td class=\"cov-" + mark + "\">" + escape(mark) + "</td>";
       }
-      m_out += "<td>" + escape(line.reason.value_or(line.note)) + "</td><td class=\"src\">" +
-               escape(line.text) + "</td></tr>\n";
+      m_out += "<td>" + escape(line.reason ? line.reason->key : line.note) +
+               "</td><td class=\"src\">" + escape(line.text) + "</td></tr>\n";
     }
     m_out += "</table>\n</details>\n";
   }

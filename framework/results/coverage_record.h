@@ -1,9 +1,12 @@
 #pragma once
-// The coverage stage's coverage.json (coverage/revision_coverage.h writes
-// it) as the renderers read it: the revision's summary, one entry per
-// coverage cell, and each changed line with the cells that ran it and the
-// targets that compiled it. Read once, when the run is loaded.
+// A coverage.json: the coverage stage's (the revision's summary, one entry
+// per coverage cell, and each changed line with the cells that ran it and
+// the targets that compiled it) and `kseries coverage --json`'s (one
+// kernel: no cells). coverage/ fills the record and writes it with
+// to_json(); the renderers read it back, once, when the run is loaded.
+// Writer and reader are both here, so each key is spelled once.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -28,29 +31,55 @@ struct CoverageCellRecord {
   std::string line;                   // its one line for people
   int cover_files = 0;                // 0: executed not known
   CoverageCounts counts;
+  std::uint64_t addresses = 0;  // distinct executed addresses in its cover files
   bool operator==(const CoverageCellRecord&) const = default;
+};
+
+// Why a line was never compiled (coverage/reasons.h).
+struct CoverageReasonRecord {
+  std::string key;                   // "KASAN: set by target kasan"
+  std::vector<std::string> details;  // the condition, its symbols, the chain
+  bool impossible = false;           // no target of any kind could compile it here
+  bool operator==(const CoverageReasonRecord&) const = default;
 };
 
 struct CoverageLineRecord {
   int patch = 0;  // 1-based
   std::string file;
   int line = 0;
-  std::string status;                    // executed, compiled, never-compiled, no-code, macro
-  std::vector<std::string> compiled_in;  // targets
-  std::vector<std::string> executed_in;  // cells
-  std::optional<std::string> reason;     // why it was never compiled (its key)
-  std::string note;                      // no-code, macro
+  std::string status;                          // executed, compiled, never-compiled, no-code, macro
+  std::vector<std::string> compiled_in;        // targets (a merged file's)
+  std::vector<std::string> executed_in;        // cells (a merged file's)
+  std::optional<CoverageReasonRecord> reason;  // why it was never compiled
+  std::string note;                            // no-code, macro
   std::string text;
+  bool modifies = false;         // its change block also removes lines
+  std::uint64_t units = 0;       // objects whose code it is
+  std::uint64_t executions = 0;  // the most any of its instructions ran
   bool operator==(const CoverageLineRecord&) const = default;
 };
 
 struct CoverageRecord {
+  std::string series;  // "zone-device-memmap/v10" (written when not empty)
+  std::string tree;    // the commit the kernel was built from, hex
+  // `kseries coverage`'s one kernel: after how many patches, which vmlinux
+  // (written when set).
+  std::optional<int> patches;
+  std::optional<std::string> vmlinux;
   std::optional<std::string> summary_line;  // nullopt: the file has none
   CoverageCounts summary;
+  int no_code = 0, macro = 0;  // changed lines not counted
+  bool ran = false;            // executed addresses were given
+  // The gate's merge over coverage cells: `cells` and each line's
+  // compiled_in/executed_in are written (a file with "cells" reads so).
+  bool merged = false;
   std::vector<CoverageCellRecord> cells;
   std::vector<CoverageLineRecord> lines;
   bool operator==(const CoverageRecord&) const = default;
 };
+
+// RECORD as its file keeps it. coverage_record_from(to_json(r)) == r.
+nlohmann::json to_json(const CoverageRecord& record);
 
 // JSON read back as json_fields.h reads: absent or null is the default, a
 // value of the wrong type is Error(k_usage) naming where; a changed line

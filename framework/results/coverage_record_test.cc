@@ -33,14 +33,53 @@ TEST(CoverageRecordTest, ReadsWhatTheStageWrites) {
   EXPECT_EQ(r.summary, (CoverageCounts{9, 3, 4, 2}));
   ASSERT_EQ(r.cells.size(), 1u);
   EXPECT_EQ(r.cells[0], (CoverageCellRecord{"toycov demo", "toycov", "toycov demo: 3 of 9", 1,
-                                            CoverageCounts{9, 3, 4, 2}}));
+                                            CoverageCounts{9, 3, 4, 2}, 4}));
+  EXPECT_TRUE(r.merged);
+  EXPECT_EQ(r.no_code, 1);
+  EXPECT_TRUE(r.ran);
+  EXPECT_EQ(r.series, "demo/v2");
   ASSERT_EQ(r.lines.size(), 3u);
   EXPECT_EQ(r.lines[0].note, "no code of its own");
   EXPECT_FALSE(r.lines[0].reason.has_value());
-  EXPECT_EQ(r.lines[1].reason, "KASAN: target kasan");
+  EXPECT_EQ(r.lines[1].reason, (CoverageReasonRecord{"KASAN: target kasan", {}, false}));
   EXPECT_EQ(r.lines[2],
             (CoverageLineRecord{
                 2, "c.c", 3, "executed", {"toycov"}, {"toycov demo"}, std::nullopt, "", "{"}));
+}
+
+// The writer: what it writes reads back as it was, in both shapes (the
+// gate's merge and `kseries coverage`'s one kernel), and it writes the
+// stage's file key for key.
+TEST(CoverageRecordTest, WritesWhatItReads) {
+  auto merged = coverage_record_from(parse_json_text(k_written));
+  merged.lines[2].units = 3;
+  merged.lines[2].executions = 1ull << 40;
+  merged.lines[2].modifies = true;
+  EXPECT_EQ(coverage_record_from(to_json(merged)), merged);
+  const auto written = parse_json_text(k_written);
+  auto keys = [](const nlohmann::json& j) {
+    std::vector<std::string> out;
+    for (const auto& [key, value] : j.items()) {
+      out.push_back(key);
+    }
+    return out;
+  };
+  const auto again = to_json(coverage_record_from(written));
+  EXPECT_EQ(keys(again), keys(written));
+  EXPECT_EQ(again["summary"], written["summary"]);
+  EXPECT_EQ(again["cells"], written["cells"]);
+  EXPECT_EQ(keys(again["lines"][1]),
+            (std::vector<std::string>{"compiled_in", "executed_in", "executions", "file", "line",
+                                      "modifies", "patch", "reason", "status", "text", "units"}));
+
+  CoverageRecord one;  // one kernel's: no cells, no per-cell lists
+  one.patches = 3;
+  one.vmlinux = "/k/vmlinux";
+  one.lines.push_back({1, "a.c", 2, "compiled", {}, {}, std::nullopt, "", "x;", false, 1, 0});
+  const auto j = to_json(one);
+  EXPECT_FALSE(j.contains("cells"));
+  EXPECT_FALSE(j["lines"][0].contains("compiled_in"));
+  EXPECT_EQ(coverage_record_from(j), one);
 }
 
 std::string refusal(const std::string& text) {
