@@ -109,6 +109,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));
   gate::GateServices services{context.store(), builder, context.runner(), context.workdir().root()};
   StderrStatus status;
+  // Said first, so that an interrupted gate's run is known (--resume it).
+  status.progress("gate: run directory " + request.run_dir.string());
   const auto result = gate::run_gate(request, services, status);
 
   return finish_gate(result, request.run_dir,
