@@ -127,6 +127,13 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
                         value + "'");
     }
     def.memory = value;
+  } else if (key == "rebinds") {
+    const auto n = whole_number(value);
+    if (!n || *n < 1 || *n > 10000) {
+      throw usage_error(where + ": rebinds must be a number from 1 to 10000, not '" +
+                        value.substr(0, 64) + "'");
+    }
+    def.rebinds = static_cast<int>(*n);
   } else if (key == "timeout") {
     // std::stoi took "0", "-5" and "30s"; a boot needs at least a second.
     const auto seconds = whole_number(value);
@@ -136,9 +143,10 @@ void apply_key(CaseDef& def, const std::string& key, const std::string& value,
     }
     def.timeout = std::chrono::seconds(*seconds);
   } else {
-    throw usage_error(where + ": unknown key '" + key +
-                      "' (description, needs, cmdline, timeout, modules, oracle, path, setups, "
-                      "tcg-cpu, clock, memory; ARCH.cmdline, ARCH.memory for one architecture)");
+    throw usage_error(
+        where + ": unknown key '" + key +
+        "' (description, needs, cmdline, timeout, modules, oracle, path, setups, "
+        "tcg-cpu, clock, memory, rebinds; ARCH.cmdline, ARCH.memory for one architecture)");
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct CaseDef {
   // finish under icount) says "wall": its verdicts are its tests', not
   // its timings.
   std::string clock;
+  // `rebinds: N`: the case takes rebinds=N from the host (a matrix cell's
+  // rebinds=, --rebinds), N when neither gives one. nullopt: it takes none,
+  // and a matrix cell or --rebinds that gives one is refused.
+  std::optional<int> rebinds;
   // Guest RAM (QEMU -m, e.g. "16G"); "" keeps the VM's default. For cases
   // that need room, e.g. several boot-time 1 GiB pages beside the pmem.
   std::string memory;

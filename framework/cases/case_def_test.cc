@@ -148,6 +148,26 @@ TEST(CaseDefTest, ClockIsWallOrIcount) {
   }
 }
 
+TEST(CaseDefTest, RebindsIsANumberOfRebinds) {
+  testing::TempDir tmp;
+  testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");
+  testing::put_file(tmp / "c" / "case.conf", "setups: a\n");
+  EXPECT_FALSE(load_case(tmp.path(), "c").rebinds.has_value());
+  testing::put_file(tmp / "c" / "case.conf", "rebinds: 30\n");
+  EXPECT_EQ(load_case(tmp.path(), "c").rebinds, 30);
+  for (const std::string bad : {"0", "x", "-1", "10001", "3 4"}) {
+    testing::put_file(tmp / "c" / "case.conf", "setups: a\nrebinds: " + bad + "\n");
+    try {
+      load_case(tmp.path(), "c");
+      ADD_FAILURE() << "rebinds: " << bad << " was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("case.conf:2: rebinds must be a number from 1 to 10000"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(CaseDefTest, Memory) {
   testing::TempDir tmp;
   testing::put_file(tmp / "c" / "guest.sh", "#!/bin/sh\n");

@@ -113,7 +113,8 @@ po::options_description bisect_options() {
       "timing: session pairs per step while the verdict stays unknown")(
       "confidence", po::value<double>()->default_value(0.66),
       "name a culprit only at this confidence or above")(
-      "rebinds", po::value<int>()->default_value(30), "rebinds per setup (memmap-timing)")(
+      "rebinds", po::value<int>(),
+      "rebinds per setup, for a case that takes them (default: its case.conf's `rebinds:`)")(
       "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
       "pmem", po::value<std::string>()->default_value("legacy"), "legacy or nvdimm")(
       "size", po::value<std::string>()->default_value("2G"),
@@ -160,7 +161,9 @@ void boot_inputs(const po::variables_map& vm, bisect::BisectRequest& request) {
   if (vm.count("setups")) {
     request.case_options.setups = session::split_list(vm["setups"].as<std::string>());
   }
-  request.case_options.rebinds = vm["rebinds"].as<int>();
+  if (vm.count("rebinds")) {
+    request.case_options.rebinds = vm["rebinds"].as<int>();
+  }
   request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
   request.accel = parse_accel(vm["accel"].as<std::string>());
   request.clock = checked_clock(vm["clock"].as<std::string>());

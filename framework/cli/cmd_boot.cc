@@ -187,8 +187,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "revision) instead of the base")(
       "boots", po::value<int>()->default_value(1),
       "boots per kernel (under the icount clock, when not given: 1, and a second pair only "
-      "when a verdict is unknown)")("rebinds", po::value<int>()->default_value(30),
-                                    "rebinds per setup (memmap-timing)")(
+      "when a verdict is unknown)")("rebinds", po::value<int>(),
+                                    "rebinds per setup, for a case that takes them (its "
+                                    "case.conf's `rebinds: N` is the default)")(
       "setups", po::value<std::string>(),
       "comma-separated setups (default fsdax-mem,fsdax-dev,devdax-mem,devdax-dev)")(
       "args", po::value<std::string>(), "extra comma-separated key=value arguments for the case")(
@@ -251,7 +252,9 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
   if (vm.count("setups")) {
     request.case_options.setups = session::split_list(vm["setups"].as<std::string>());
   }
-  request.case_options.rebinds = vm["rebinds"].as<int>();
+  if (vm.count("rebinds")) {
+    request.case_options.rebinds = vm["rebinds"].as<int>();
+  }
   request.case_options.extra_args = vm.count("args") ? vm["args"].as<std::string>() : "";
   request.boots = vm["boots"].as<int>();
   request.boots_given = !vm["boots"].defaulted();

@@ -268,6 +268,10 @@ void check_matrix(const Matrix& matrix, const fs::path& configs_dir,
       throw usage_error(at(cell.line) + ": case " + cell.test_case + " (" +
                         (test_case.dir / "case.conf").string() + "): " + e.what());
     }
+    if (cell.rebinds && !test_case.rebinds) {
+      throw usage_error(at(cell.line) + ": case " + cell.test_case + " takes no rebinds= (its " +
+                        (test_case.dir / "case.conf").string() + " has no 'rebinds:')");
+    }
     const auto known = session::known_setups(test_case);
 
     if (cell.setups && !known.empty()) {

@@ -129,6 +129,11 @@ TEST(MatrixTest, CellsAreCheckedAgainstTargetsAndCases) {
   EXPECT_NE(
       error("cell: pmem memmap-timing setups=fsdax-mem,dax-typo\n").find("has no setup 'dax-typo'"),
       std::string::npos);
+  // rebinds= for a case that takes none was dropped without a word.
+  EXPECT_EQ(error("cell: pmem memmap-timing rebinds=5\ncell: pmem nt-ordering rebinds=2\n"), "");
+  EXPECT_NE(error("\ncell: pmem memmap-equivalence rebinds=5\n")
+                .find("m.matrix:2: case memmap-equivalence takes no rebinds= (its "),
+            std::string::npos);
   testing::TempDir tmp;
   std::filesystem::create_directories(tmp / "typo");
   testing::put_file(tmp / "typo" / "case.conf", "description: t\nneeds: pmme\n");

@@ -61,6 +61,23 @@ std::optional<std::string> shard_reproducer(const std::string& value, const fs::
   return value;
 }
 
+// A cell's boot options as the gate gave them: its setups, its rebinds
+// (only when its matrix line says; else the case's own), accel and clock.
+void append_cell_options(std::vector<std::string>& boot, const MatrixCell& cell,
+                         const ReproduceInputs& inputs) {
+  if (cell.setups) {
+    std::string setups;
+    for (const auto& setup : *cell.setups) {
+      setups += (setups.empty() ? "" : ",") + setup;
+    }
+    boot.insert(boot.end(), {"--setups", setups});
+  }
+  if (cell.rebinds) {
+    boot.insert(boot.end(), {"--rebinds", std::to_string(*cell.rebinds)});
+  }
+  boot.insert(boot.end(), {"--accel", inputs.accel, "--clock", inputs.clock});
+}
+
 std::vector<std::vector<std::string>> reproduce_commands(const ReproduceInputs& inputs,
                                                          std::size_t series_index,
                                                          const std::string& cell,
@@ -100,15 +117,7 @@ std::vector<std::vector<std::string>> reproduce_commands(const ReproduceInputs& 
     if (timing_case) {
       boot.push_back("--compare-base");
     }
-    if (matrix_cell->setups) {
-      std::string setups;
-      for (const auto& setup : *matrix_cell->setups) {
-        setups += (setups.empty() ? "" : ",") + setup;
-      }
-      boot.insert(boot.end(), {"--setups", setups});
-    }
-    boot.insert(boot.end(), {"--rebinds", std::to_string(matrix_cell->rebinds.value_or(30)),
-                             "--accel", inputs.accel, "--clock", inputs.clock});
+    append_cell_options(boot, *matrix_cell, inputs);
     append(boot, inputs.base);
     append(boot, inputs.directories);
     commands.push_back(boot);
@@ -130,15 +139,7 @@ std::vector<std::vector<std::string>> reproduce_against_commands(const Reproduce
   if (older < inputs.series.size() && inputs.series[older].size() >= 2) {
     boot.insert(boot.end(), {"--against", inputs.series[older][1]});
   }
-  if (matrix_cell.setups) {
-    std::string setups;
-    for (const auto& setup : *matrix_cell.setups) {
-      setups += (setups.empty() ? "" : ",") + setup;
-    }
-    boot.insert(boot.end(), {"--setups", setups});
-  }
-  boot.insert(boot.end(), {"--rebinds", std::to_string(matrix_cell.rebinds.value_or(30)), "--accel",
-                           inputs.accel, "--clock", inputs.clock});
+  append_cell_options(boot, matrix_cell, inputs);
   append(boot, inputs.base);
   append(boot, inputs.directories);
   commands.push_back(boot);

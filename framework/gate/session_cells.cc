@@ -98,7 +98,7 @@ session::SessionRequest cell_session_request(const GateRequest& gate, const Matr
   request.test_case = cases::load_case(gate.matrix.testcases, matrix_cell.test_case);
   request.testcases = gate.matrix.testcases;
   request.case_options.setups = matrix_cell.setups;
-  request.case_options.rebinds = matrix_cell.rebinds.value_or(30);
+  request.case_options.rebinds = matrix_cell.rebinds;
   request.accel = gate.accel;
   request.clock = gate.clock;
   request.memory = gate.memory;

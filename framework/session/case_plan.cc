@@ -103,6 +103,10 @@ std::vector<std::string> split_list(const std::string& text, char separator) {
 CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& case_def,
                    const CaseOptions& options) {
   const cases::CaseDef test_case = case_def.for_arch(target.arch);
+  if (options.rebinds && !test_case.rebinds) {
+    throw usage_error("case " + test_case.name + " takes no rebinds (its " +
+                      (test_case.dir / "case.conf").string() + " has no 'rebinds:')");
+  }
   CasePlan plan;
   plan.skipped = missing_feature(target, test_case);
   if (plan.skipped) {
@@ -134,8 +138,9 @@ CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& case_def,
         plan.layouts.push_back(layout);
       }
     }
-    if (test_case.name == "memmap-timing") {
-      case_args.push_back("rebinds=" + std::to_string(options.rebinds));
+    if (test_case.rebinds) {
+      case_args.push_back("rebinds=" +
+                          std::to_string(options.rebinds.value_or(*test_case.rebinds)));
     }
     case_args.push_back("setups=" + kept);
   }

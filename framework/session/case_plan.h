@@ -31,8 +31,8 @@ struct CasePlan {
 
 struct CaseOptions {
   std::optional<std::vector<std::string>> setups;  // --setups, else the case's or the pmem four
-  int rebinds = 30;                                // memmap-timing
-  std::string extra_args;                          // --args
+  std::optional<int> rebinds;  // --rebinds, a matrix's rebinds=; else the case's `rebinds:`
+  std::string extra_args;      // --args
 };
 
 CasePlan plan_case(const kernel::Target& target, const cases::CaseDef& test_case,
