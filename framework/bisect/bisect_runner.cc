@@ -356,9 +356,7 @@ BisectRun judge_timing(const cases::TimingData& base, const cases::TimingData& c
       continue;
     }
     found = true;
-    auto options = cases::compare_options_for(samples.unit);
-    options.base_blocks = samples.rebind_blocks;
-    options.candidate_blocks = other->second.rebind_blocks;
+    const auto options = cases::compare_options_for(key.second, samples, other->second);
     const auto c = stats::compare(samples.rebinds, other->second.rebinds, options);
     std::string line = key.first + " " + std::string(stats::verdict_name(c.verdict)) + " " +
                        percent(c.relative_change);

@@ -75,6 +75,34 @@ stats::CompareOptions compare_options_for(const std::string& unit) {
 // deterministic (memmap_init_vns measures ~0.02 %; the whole bind ~3 %).
 constexpr double k_deterministic_spread = 0.01;
 
+namespace {
+
+double spread(const std::vector<double>& values) {
+  const auto summary = stats::summarize(values);
+  return summary.mean == 0 ? 0.0 : summary.stddev / std::abs(summary.mean);
+}
+
+}  // namespace
+
+bool varies_between_boots(const std::string& metric) {
+  return metric == "bind_vns" || metric == "memremap_vns";
+}
+
+stats::CompareOptions compare_options_for(const std::string& metric, const MetricSamples& base,
+                                          const MetricSamples& candidate) {
+  auto options = compare_options_for(base.unit);
+  options.base_blocks = base.rebind_blocks;
+  options.candidate_blocks = candidate.rebind_blocks;
+  const bool noisy = varies_between_boots(metric) ||
+                     spread(base.rebinds) > k_deterministic_spread ||
+                     spread(candidate.rebinds) > k_deterministic_spread;
+  const bool one_boot_a_side = base.rebind_blocks.size() < 2 || candidate.rebind_blocks.size() < 2;
+  if (is_virtual_unit(base.unit) && noisy && one_boot_a_side) {
+    options.between_boots = k_between_boots;
+  }
+  return options;
+}
+
 std::vector<std::string> undecided_virtual_metrics(const TimingData& base,
                                                    const TimingData& candidate) {
   std::vector<std::string> undecided;
@@ -84,24 +112,23 @@ std::vector<std::string> undecided_virtual_metrics(const TimingData& base,
         samples.rebinds.empty()) {
       continue;
     }
-    // A metric that is noisy within one boot even under icount (the whole
-    // bind from user space: sysfs, the driver core, host I/O completions)
-    // is not decided by one more boot either: only the near-deterministic
-    // ones ask for a second pair.
-    const auto spread = [](const std::vector<double>& values) {
-      const auto summary = stats::summarize(values);
-      return summary.mean == 0 ? 0.0 : summary.stddev / std::abs(summary.mean);
+    // A near-deterministic metric whose one pair does not decide, and a
+    // noisy one whose separated change lies within what single boots
+    // differ by: a second pair decides (its boots are the units then). A
+    // noisy metric whose interval is too wide for any verdict is not
+    // decided by one more boot either.
+    auto options = compare_options_for(key.second, samples, other->second);
+    options.bootstrap.resamples = 2000;  // a decision to boot again, not the report
+    const auto unknown = [&] {
+      return stats::compare(samples.rebinds, other->second.rebinds, options).verdict ==
+             stats::Verdict::k_unknown;
     };
-    if (spread(samples.rebinds) > k_deterministic_spread ||
-        spread(other->second.rebinds) > k_deterministic_spread) {
+    const bool noisy = options.between_boots > 0;
+    if (!unknown()) {
       continue;
     }
-    auto options = compare_options_for(samples.unit);
-    options.base_blocks = samples.rebind_blocks;
-    options.candidate_blocks = other->second.rebind_blocks;
-    options.bootstrap.resamples = 2000;  // a decision to boot again, not the report
-    if (stats::compare(samples.rebinds, other->second.rebinds, options).verdict ==
-        stats::Verdict::k_unknown) {
+    options.between_boots = 0;
+    if (!noisy || !unknown()) {
       undecided.push_back(key.second + "." + key.first);
     }
   }

@@ -28,9 +28,7 @@ std::string change(const cases::TimingData& from, const cases::TimingData& to,
   if (a == from.end() || b == to.end() || a->second.rebinds.empty() || b->second.rebinds.empty()) {
     return "n/a";
   }
-  auto options = cases::compare_options_for(a->second.unit);
-  options.base_blocks = a->second.rebind_blocks;
-  options.candidate_blocks = b->second.rebind_blocks;
+  auto options = cases::compare_options_for(metric, a->second, b->second);
   options.bootstrap.resamples = 2000;
   const auto c = stats::compare(a->second.rebinds, b->second.rebinds, options);
   if (relative) {

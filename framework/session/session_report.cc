@@ -349,9 +349,9 @@ void add_comparison(Sink& s, const KernelUnderTest& a, const KernelUnderTest& b)
     if (other == b.timing.end() || samples.rebinds.empty()) {
       continue;
     }
-    auto options = cases::compare_options_for(samples.unit);
-    options.base_blocks = samples.rebind_blocks;  // boots: a two-stage bootstrap
-    options.candidate_blocks = other->second.rebind_blocks;
+    // Boots: a two-stage bootstrap; a noisy metric's one boot a side
+    // allows for what boots differ by.
+    const auto options = cases::compare_options_for(key.second, samples, other->second);
     const auto comparison = stats::compare(samples.rebinds, other->second.rebinds, options);
     rows.push_back({key.second + "." + key.first, comparison});
     const std::string verdict(stats::verdict_name(comparison.verdict));

@@ -91,6 +91,13 @@ void judge(Comparison& c, const CompareOptions& options) {
   const bool significant = c.rank_test.p < options.alpha;
 
   if (excludes_one && significant) {
+    const double near_end = c.ratio < 1 ? 1 - c.ratio_interval.high : c.ratio_interval.low - 1;
+    if (relative_material && absolute_material && near_end < options.between_boots) {
+      c.verdict = Verdict::k_unknown;
+      c.reason = "separated, but within what single boots of one kernel differ by (+-" +
+                 number(100 * options.between_boots) + "%): " + evidence(c);
+      return;
+    }
     if (relative_material && absolute_material) {
       c.verdict = c.ratio < 1 ? Verdict::k_faster : Verdict::k_slower;
       c.reason = evidence(c);

@@ -12,7 +12,8 @@
 //     |candidate mean - base mean| >= min_absolute (0 by default; the caller
 //     sets e.g. 2 timer ticks for pr_debug ms samples);
 //     "separated" means the ratio interval excludes 1 AND p < alpha (0.05);
-//  4. faster / slower  when separated and material (ratio < 1 / > 1);
+//  4. faster / slower  when separated and material (ratio < 1 / > 1), and
+//     the interval clears between_boots (below); else unknown;
 //  5. same     when separated but immaterial (the reason says "immaterial"),
 //              or when the whole ratio interval lies inside
 //              [1 - margin, 1 + margin], margin = max(min_relative,
@@ -57,6 +58,12 @@ struct CompareOptions {
   // units; boots that disagree keep the boot-mean test, and the reason says
   // they disagree. 0: boots are never taken as interchangeable.
   double boot_agreement = 0;
+  // > 0: how far apart single boots of one kernel can lie on this metric,
+  // a variation the samples cannot show (one boot a side: every sample
+  // shares its boot's conditions). A separated, material change is faster
+  // or slower only when its interval's near end clears it; else unknown
+  // ("boot again"). 0: the samples show all the variation there is.
+  double between_boots = 0;
 };
 
 struct Comparison {
