@@ -34,8 +34,12 @@ std::string write_shard(const GateRequest& request, const std::vector<PlanSeries
     return "";
   }
   std::vector<PlanSeries> series = named;
+  // The series not reached yet (an interrupted run) with their
+  // expectations, as `kseries plan` reads them, so that the record names
+  // the plan the other shards name; not loaded (a FIFO is read once, by
+  // its run).
   for (std::size_t i = named.size(); i < request.series.size(); ++i) {
-    series.push_back({unloaded_series_name(request.series[i]), request.series[i], std::nullopt});
+    series.push_back(plan_series(unloaded_series_name(request.series[i]), request.series[i]));
   }
   ShardRecord record{make_plan(request.matrix, std::move(series), request.share->plan.shards),
                      request.share->index,
