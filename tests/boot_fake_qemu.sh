@@ -92,8 +92,11 @@ expect_grep "^power fsdax-dev memmap_init_vns: .*trials: 0\.[0-4][0-9]%" "$TMP/o
 grep -q "second pair" "$TMP/err" && fail "a second pair was booted for a decided A/A"
 # Rebinds spread by +-0.8 % under icount leave the A/A unknown after one
 # pair (the interval is wider than +-0.25 %): a second pair is booted. Noise
-# of +-15 % is not near-deterministic: a second pair would not decide it.
-# (Random noise may yet give a false verdict after two pairs: exit 0 or 1.)
+# of +-15 % is not near-deterministic: a second pair is booted only when one
+# pair's change is separated yet within what single boots differ by
+# (cases::k_between_boots, 14 %), which random noise gives now and then; the
+# rule itself is MemmapTimingTest's. (Random noise may yet give a false
+# verdict after two pairs: exit 0 or 1.)
 noisy_run() {
   set +e
   "$@" >"$TMP/out" 2>"$TMP/err"
@@ -105,7 +108,6 @@ FAKE_QEMU_NOISE_PERMILLE=16 noisy_run "$KSERIES" boot "${common[@]}" --case demo
 expect_grep "a second pair of boots: unknown after one pair: memmap_init_vns" "$TMP/err"
 expect_grep "boot 2/2 base-again" "$TMP/err"
 FAKE_QEMU_NOISE_PERMILLE=300 noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base
-grep -q "second pair" "$TMP/err" && fail "a second pair was booted for a metric noisy within its boot"
 # The wall clock on request: plain TCG, noisy rebinds, figures in ns and ms.
 noisy_run "$KSERIES" boot "${common[@]}" --case demo --target toy --compare-base --clock wall
 expect_grep "^clock: wall" "$TMP/out"
