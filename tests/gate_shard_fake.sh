@@ -47,6 +47,10 @@ gate_then_merge() {
 # Known-bad revisions caught for the right reason: PASS on one machine and merged.
 gate_then_merge pass 0 "${series[@]}"
 expect_grep "^gate: PASS" "$TMP/out"
+# Every shard's cells were judged by this build, and the merge says so.
+build=$("$KSERIES" --version | sed -n 's/^kseries [^ ]* (\(.*\))$/\1/p')
+[ -n "$build" ] || fail "kseries --version names no build"
+expect_grep "^judged by kseries $build\$" "$TMP/out"
 grep -q "expected failure holds: toy demo: slower" "$TMP/pass.merged.judged" \
   || fail "the merge did not judge slow's expectation"
 [ "$(wc -l <"$TMP/pass.merged.judged")" -ge 14 ] || fail "too few cells judged: $(cat "$TMP/pass.merged.judged")"

@@ -13,6 +13,7 @@
 #include "core/utf8.h"
 #include "gate/expectations.h"
 #include "gate/gate.h"
+#include "kseries_version.h"
 #include "report/gate_junit.h"
 #include "report/junit.h"
 #include "report/output.h"
@@ -77,6 +78,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
   request.accel = parse_accel(accel);
   request.clock = checked_clock(vm["clock"].as<std::string>());
   request.memory = memory_clock_settings(vm, request.clock);
+  request.judged_by = KSERIES_GIT_DESCRIBE;
   request.reproduce.accel = accel;
   request.reproduce.clock = request.clock;
   request.reuse_base_boots = vm.count("reuse-base-boots") > 0;

@@ -171,6 +171,7 @@ int run_watch(Context& context, const std::vector<std::string>& args) {
   const std::string accel = vm["accel"].as<std::string>();
   request.accel = parse_accel(accel);
   request.clock = checked_clock(vm["clock"].as<std::string>());
+  request.judged_by = KSERIES_GIT_DESCRIBE;
   request.reproduce.accel = accel;
   request.reproduce.clock = request.clock;
   for (const char* option : {"configs", "testcases"}) {

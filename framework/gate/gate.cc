@@ -1,5 +1,6 @@
 #include "gate/gate.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -156,6 +157,32 @@ void finish_store(results::CellStore& store, const GateResult& result) {
   store.finish(result.outcome, result.time);
 }
 
+std::string judged_by_line(const std::vector<results::CellResult>& cells) {
+  std::map<std::string, std::size_t> count;
+  for (const auto& cell : cells) {
+    const auto it = cell.properties.find("judged_by");
+    ++count[it == cell.properties.end() ? std::string() : it->second];
+  }
+  if (count.empty() || (count.size() == 1 && count.begin()->first.empty())) {
+    return "";
+  }
+  if (count.size() == 1) {
+    return "judged by kseries " + count.begin()->first + "\n";
+  }
+  std::vector<std::pair<std::string, std::size_t>> builds(count.begin(), count.end());
+  std::stable_sort(builds.begin(), builds.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string line = "judged by " + std::to_string(builds.size()) + " builds of kseries:";
+  for (const auto& [build, n] : builds) {
+    line += " " + (build.empty() ? std::string("not recorded") : build) + " (" + std::to_string(n) +
+            " cell(s)),";
+  }
+  line.back() = ';';
+  return line +
+         " a reused cell keeps the verdict of the build that judged it, whose rules may "
+         "differ\n";
+}
+
 std::string render_gate(const GateResult& result) {
   std::ostringstream out;
   for (const auto& verdict : result.verdicts) {
@@ -205,6 +232,7 @@ std::string render_gate(const GateResult& result) {
     out << " " << stage << " " << static_cast<int>(seconds) << " s;";
   }
   out << "\n";
+  out << judged_by_line(result.cells);
   if (result.reused > 0) {
     out << "resumed: " << result.reused << " cell(s) reused, "
         << result.cells.size() - result.reused << " run\n";

@@ -49,6 +49,10 @@ struct GateRequest {
   std::optional<Share> share;  // --shard I/N: only this share's cells run and are judged
   // What a failing cell's reproduce.sh gives kseries again (gate/reproducer.h).
   ReproduceInputs reproduce;
+  // The kseries build that judges (its git describe), recorded in every cell
+  // it judges as "judged_by": a resumed or merged gate says when its cells
+  // were judged by more than one build, whose rules may differ.
+  std::string judged_by;
 };
 
 struct GateServices {
@@ -84,5 +88,11 @@ void finish_store(results::CellStore& store, const GateResult& result);
 // The text report: per series its cells and verdict, the revision
 // comparisons, then where the time went.
 std::string render_gate(const GateResult& result);
+
+// Which kseries builds judged CELLS ("judged_by"), most cells first: one line
+// "judged by kseries X", or with more than one build (a gate resumed or
+// merged across builds) every build with its cell count, and what that
+// means; empty when no cell names its build.
+std::string judged_by_line(const std::vector<results::CellResult>& cells);
 
 }  // namespace kseries::gate

@@ -151,6 +151,45 @@ TEST_F(GateTest, AnUnexpectedBuildBreakFailsTheGate) {
       << render_gate(result);
 }
 
+// Every cell names the kseries build that judged it. A resumed gate keeps a
+// reused cell's verdict, and with it the build that gave it: the report says
+// when its cells were judged by more than one build.
+TEST_F(GateTest, EveryCellNamesTheBuildThatJudgedItAndAMixedResumeSaysSo) {
+  m_request.judged_by = "aaa1111";
+  const auto first = gate();
+  ASSERT_FALSE(first.cells.empty());
+  for (const auto& c : first.cells) {
+    EXPECT_EQ(c.properties.at("judged_by"), "aaa1111") << c.cell;
+  }
+  EXPECT_NE(render_gate(first).find("\njudged by kseries aaa1111\n"), std::string::npos)
+      << render_gate(first);
+
+  m_request.judged_by = "bbb2222";
+  m_request.resume = m_request.run_dir / "gate.json";
+  m_request.run_dir = m_tmp / "run2";
+  fs::create_directories(m_request.run_dir);
+  const auto second = gate();
+  ASSERT_GT(second.reused, 0u);
+  const auto* per_patch = cell(second, "per-patch toy");
+  ASSERT_NE(per_patch, nullptr);
+  EXPECT_EQ(per_patch->properties.at("judged_by"), "aaa1111");  // reused
+  const auto* apply = cell(second, "apply");
+  ASSERT_NE(apply, nullptr);
+  EXPECT_EQ(apply->properties.at("judged_by"), "bbb2222");  // run again
+  const std::string text = render_gate(second);
+  EXPECT_NE(text.find("judged by 2 builds of kseries: "), std::string::npos) << text;
+  EXPECT_NE(text.find("aaa1111 (" + std::to_string(second.reused) + " cell(s))"), std::string::npos)
+      << text;
+  // Read back from gate.json, as merge reads a shard.
+  const auto stored = results::load_gate_store(m_request.run_dir / "gate.json");
+  EXPECT_EQ(judged_by_line(stored.cells), judged_by_line(second.cells));
+  // A gate whose cells name no build says nothing of it.
+  std::vector<results::CellResult> unnamed(1);
+  EXPECT_EQ(judged_by_line(unnamed), "");
+  unnamed.push_back(*apply);
+  EXPECT_NE(judged_by_line(unnamed).find("not recorded (1 cell(s))"), std::string::npos);
+}
+
 // An infrastructure error in a stage is that stage's error cell, whichever
 // the stage (the per-patch builds and checkpatch once stopped the whole
 // gate): the series is judged ERROR, and the gate goes on.

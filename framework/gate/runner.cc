@@ -221,6 +221,9 @@ void Runner::record(const PlannedCell& planned, CellResult cell, std::size_t ind
   if (const auto it = work.find(cell.cell); it != work.end()) {
     cell.properties["work"] = it->second;
   }
+  if (!m_request.judged_by.empty()) {
+    cell.properties.try_emplace("judged_by", m_request.judged_by);
+  }
   m_status.progress("gate " + cell.series + ": " + cell.cell + ": " +
                     results::outcome_name(cell.status) +
                     (cell.summary.empty() ? "" : ": " + cell.summary.substr(0, 200)));

@@ -171,6 +171,7 @@ void gate_revision(const WatchRequest& request, WatchServices& services,
   const RevisionState* previous = previous_revision(states, s, passed_over);
   gate::GateRequest gate;
   gate.reproduce = request.reproduce;
+  gate.judged_by = request.judged_by;
   if (previous) {
     gate.series.push_back(previous->series_dir);
     gate.reproduce.series.push_back(series_arguments(request, *previous));

@@ -50,6 +50,7 @@ struct WatchRequest {
   std::string report_url;  // where readers find a run: <report_url>/<run id>/
   qemu::Accel accel = qemu::Accel::k_auto;
   gate::ReproduceInputs reproduce;  // base, directories, accel, clock (series per gate)
+  std::string judged_by;            // the kseries build (gate::GateRequest::judged_by)
   std::string clock = "auto";
   // kseries' version and the --match set: an ignored or refused revision
   // judged under another stamp is taken again.
