@@ -16,6 +16,7 @@
 #include "sys/files.h"
 #include "testing/fake_builds.h"
 #include "testing/temp_dir.h"
+#include "testing/toy_series.h"
 
 namespace kseries::gate {
 namespace {
@@ -50,27 +51,9 @@ class QuietStatus : public session::Status {
 class PlanTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const fs::path repo = m_tmp / "toy";
-    put_file(repo / "a.c", "int a;\n");
-    git(repo, {"init", "-q", "-b", "main"});
-    git(repo, {"add", "-A"});
-    git(repo, {"commit", "-q", "-m", "base"});
-    const std::string base = git(repo, {"rev-parse", "HEAD"});
-    git(repo, {"checkout", "-q", "-b", "demo"});
-    for (const char* file : {"b.c", "c.c"}) {
-      put_file(repo / file, "int x;\n");
-      git(repo, {"add", "-A"});
-      git(repo, {"commit", "-q", "-m", std::string("demo: add ") + file});
-    }
-    m_series = m_tmp / "series" / "demo" / "v1";
-    git(repo, {"format-patch", "-q", "-o", m_series.string(), "--base=" + base, base + "..demo"});
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(m_series)) {
-      names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    put_file(m_series / "series", join_lines(names));
-    m_base = m_store.borrow_commit(repo, base);
+    const auto toy = testing::make_toy_series(m_tmp.path());
+    m_series = toy.series;
+    m_base = m_store.borrow_commit(toy.repo, toy.base);
   }
 
   GateRequest request(const std::string& matrix, const std::string& run) {
