@@ -27,20 +27,9 @@ echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 base=$(git -C "$repo" rev-parse HEAD)
 hostile='demo: <script>alert("x")</script> & '"'"'quoted'"'"' <b>bold'
-make_series() {  # make_series NAME SUBJECT FILE CONTENT [FILE CONTENT]...
-  local name=$1 subject=$2; shift 2
-  git -C "$repo" checkout -q -b "$name" "$base"
-  while [ $# -gt 0 ]; do
-    printf '%s\n' "$2" >"$repo/$1" && git -C "$repo" add -A && git -C "$repo" commit -q -m "$subject $1"
-    shift 2
-  done
-  git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$base" "$base..$name"
-  (cd "$TMP/series/demo/$name" && ls *.patch >series)
-  git -C "$repo" checkout -q main
-}
-make_series good "$hostile" speed fast b.c "int b; /* TODO */"
-make_series slow "demo: slow" speed slow
-make_series breaks "demo: breaks" b.c "BROKEN" b.c "int b;" speed fast
+SERIES_SUBJECT=$hostile make_series good speed fast b.c "int b; /* TODO */"
+SERIES_SUBJECT="demo: slow" make_series slow speed slow
+SERIES_SUBJECT="demo: breaks" make_series breaks b.c "BROKEN" b.c "int b;" speed fast
 echo "fail: toy demo: slower" >"$TMP/series/demo/slow/expect"
 echo "fail: per-patch toy: patch 1/3" >"$TMP/series/demo/breaks/expect"
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"

@@ -14,17 +14,6 @@ toy_kernel "$repo"
 echo "int a;" >"$repo/a.c"
 git -C "$repo" add -A && git -C "$repo" commit -q -m base
 base=$(git -C "$repo" rev-parse HEAD)
-make_series() {  # make_series NAME FILE CONTENT [FILE CONTENT]...
-  local name=$1; shift
-  git -C "$repo" checkout -q -b "$name" "$base"
-  while [ $# -gt 0 ]; do
-    printf '%s\n' "$2" >"$repo/$1" && git -C "$repo" add -A && git -C "$repo" commit -q -m "demo: $1 for $name"
-    shift 2
-  done
-  git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$base" "$base..$name"
-  (cd "$TMP/series/demo/$name" && ls *.patch >series)
-  git -C "$repo" checkout -q main
-}
 make_series good speed fast b.c "int b;"
 make_series slow speed slow
 make_series breaks b.c "BROKEN" b.c "int b;" speed fast

@@ -120,6 +120,24 @@ toy_kernel() {
   chmod +x "$dir/scripts/kconfig/merge_config.sh"
 }
 
+# make_series NAME FILE CONTENT [FILE CONTENT]...: in the toy tree $repo,
+# a branch NAME off $base with one commit per FILE (it holds CONTENT;
+# subject "demo: FILE for NAME", or "$SERIES_SUBJECT FILE" when that is
+# set), formatted into $TMP/series/demo/NAME with its series file.
+make_series() {
+  local name=$1 subject; shift
+  git -C "$repo" checkout -q -b "$name" "$base"
+  while [ $# -gt 0 ]; do
+    subject="demo: $1 for $name"
+    [ -n "${SERIES_SUBJECT:-}" ] && subject="$SERIES_SUBJECT $1"
+    printf '%s\n' "$2" >"$repo/$1" && git -C "$repo" add -A && git -C "$repo" commit -q -m "$subject"
+    shift 2
+  done
+  git -C "$repo" format-patch -q -o "$TMP/series/demo/$name" --base="$base" "$base..$name"
+  (cd "$TMP/series/demo/$name" && ls *.patch >series)
+  git -C "$repo" checkout -q main
+}
+
 # toy_demo_case: the testcases directory $TMP/cases with an empty lib/init
 # and the case demo (an empty guest.sh; needs pmem; 30 s).
 toy_demo_case() {
