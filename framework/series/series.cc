@@ -224,33 +224,27 @@ std::string Series::label(std::size_t index) const {
          patch.subject.title + "' (" + patch.where() + ")";
 }
 
-Series load_series(const fs::path& source, const SeriesLimits& limits) {
-  if (!fs::exists(source)) {
-    throw usage_error("series not found: " + source.string());
-  }
-  Series series;
-  series.source = fs::weakly_canonical(source);
-  series.name = series_name(source);
+namespace {
 
-  std::vector<ListedPatch> files;
-  if (fs::is_directory(source)) {
-    files = list_series_directory(source, series.notes);
-    series.depends = read_depends(source);
-  } else {
-    files.push_back({source, source.string(), false});
-  }
+// The messages of SOURCE's files as patch mails, replies set aside by their
+// headers before any body is read; with one mbox, only its newest revision.
+struct ReadMails {
+  std::vector<PatchMail> mails;
+  std::size_t replies = 0;
+  bool threaded = false;  // some message replies to another (a saved thread)
+};
 
-  // Replies are known by their headers and set aside before any body is read.
+ReadMails read_mails(const std::vector<ListedPatch>& files, bool one_mbox,
+                     std::vector<std::string>& notes) {
+  ReadMails read;
   std::vector<std::pair<MailMessage, fs::path>> messages;
-  size_t replies = 0;
-  bool threaded = false;
   for (const auto& listed : files) {
     // A pipe too: `--series <(b4 am -o - ...)`; never a device (/dev/zero).
     const std::string text = read_file(listed.file, k_max_input_bytes, InputKind::k_file_or_pipe);
     for (auto& message : split_mbox(text, listed.file)) {
-      threaded = threaded || message.header("In-Reply-To").has_value();
+      read.threaded = read.threaded || message.header("In-Reply-To").has_value();
       if (is_reply(message)) {
-        ++replies;
+        ++read.replies;
       } else {
         messages.emplace_back(std::move(message), listed.file);
       }
@@ -261,27 +255,31 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
     envelopes.push_back(envelope(message, file));
   }
   inherit_revisions(envelopes);
-  const bool one_mbox = !fs::is_directory(source);
   if (one_mbox) {
-    keep_newest_revision(envelopes, series.notes);
+    keep_newest_revision(envelopes, notes);
   }
-  std::vector<PatchMail> mails;
   for (const auto& chosen : envelopes) {
-    mails.push_back(parse_patch_mail(*chosen.message, chosen.file));
-    if (!mails.back().subject.explicit_revision) {
-      mails.back().subject.revision = chosen.subject.revision;
+    read.mails.push_back(parse_patch_mail(*chosen.message, chosen.file));
+    if (!read.mails.back().subject.explicit_revision) {
+      read.mails.back().subject.revision = chosen.subject.revision;
     }
   }
+  return read;
+}
 
-  size_t follow_ups = 0;
-  for (size_t i = 0; i < mails.size(); ++i) {
+// Each mail as the cover letter, a patch, or a message of the thread that
+// is neither (counted in the notes); a series without patches is refused.
+void sort_mails(ReadMails read, bool one_mbox, const fs::path& source, Series& series) {
+  std::size_t follow_ups = 0;
+  auto& mails = read.mails;
+  for (std::size_t i = 0; i < mails.size(); ++i) {
     auto& mail = mails[i];
     series.notes.insert(series.notes.end(), mail.notes.begin(), mail.notes.end());
     // A cover letter is 0/n; or, unnumbered, the first message when it has
     // no diff and patches follow (b4 saves a "[PATCH v3] ..." cover so).
     const bool unnumbered_cover =
         i == 0 && mail.diff.empty() && !mail.subject.numbered && mails.size() > 1 && !series.cover;
-    if (mail.subject.is_cover() && series.cover && threaded && one_mbox) {
+    if (mail.subject.is_cover() && series.cover && read.threaded && one_mbox) {
       ++follow_ups;  // "[PATCH v8 0/9]" again, sent in reply to the thread: not its cover
       continue;
     }
@@ -297,7 +295,7 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
       series.cover = std::move(mail);
       continue;
     }
-    if (mail.diff.empty() && threaded && one_mbox && !mail.subject.numbered) {
+    if (mail.diff.empty() && read.threaded && one_mbox && !mail.subject.numbered) {
       ++follow_ups;  // a thread's unnumbered message without a diff: not a patch
       continue;
     }
@@ -307,8 +305,8 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
     }
     series.patches.push_back(std::move(mail));
   }
-  if (replies > 0) {
-    series.notes.push_back("skipped " + std::to_string(replies) + " reply message(s) (Re:)");
+  if (read.replies > 0) {
+    series.notes.push_back("skipped " + std::to_string(read.replies) + " reply message(s) (Re:)");
   }
   if (follow_ups > 0) {
     series.notes.push_back("skipped " + std::to_string(follow_ups) +
@@ -319,28 +317,35 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
     throw usage_error(source.string() + ": the series has no patches" +
                       (series.cover ? " (only a cover letter)" : ""));
   }
+}
 
-  check_numbering(series.patches, fs::is_directory(source) ? fs::path(series.source) : fs::path());
+// The patches in their numbering's order; a directory's series file must
+// agree with the numbering, which is authoritative.
+void order_patches(const fs::path& source, Series& series) {
   const bool from_directory = fs::is_directory(source);
-  if (series.patches.front().subject.numbered) {
-    // The numbering is authoritative; a series file must agree with it.
-    for (size_t i = 0; from_directory && i < series.patches.size(); ++i) {
-      if (series.patches[i].subject.index != static_cast<int>(i + 1)) {
-        throw usage_error((source / "series").string() + ": lists " +
-                          series.patches[i].file.filename().string() + " in position " +
-                          std::to_string(i + 1) + " but its subject says " +
-                          std::to_string(series.patches[i].subject.index) + "/" +
-                          std::to_string(series.patches[i].subject.total));
-      }
-    }
-    std::stable_sort(
-        series.patches.begin(), series.patches.end(),
-        [](const PatchMail& a, const PatchMail& b) { return a.subject.index < b.subject.index; });
+  check_numbering(series.patches, from_directory ? fs::path(series.source) : fs::path());
+  if (!series.patches.front().subject.numbered) {
+    return;
   }
+  for (std::size_t i = 0; from_directory && i < series.patches.size(); ++i) {
+    if (series.patches[i].subject.index != static_cast<int>(i + 1)) {
+      throw usage_error((source / "series").string() + ": lists " +
+                        series.patches[i].file.filename().string() + " in position " +
+                        std::to_string(i + 1) + " but its subject says " +
+                        std::to_string(series.patches[i].subject.index) + "/" +
+                        std::to_string(series.patches[i].subject.total));
+    }
+  }
+  std::stable_sort(
+      series.patches.begin(), series.patches.end(),
+      [](const PatchMail& a, const PatchMail& b) { return a.subject.index < b.subject.index; });
+}
 
-  series.revision =
-      series.cover ? series.cover->subject.revision : series.patches.front().subject.revision;
+// The revision and title (the cover's, else the first patch's); mixed
+// revisions are refused.
+void take_revision(Series& series) {
   const PatchMail& reference = series.cover ? *series.cover : series.patches.front();
+  series.revision = reference.subject.revision;
   for (const auto& patch : series.patches) {
     if (patch.subject.revision != series.revision) {
       throw usage_error(patch.where() + ": '" + patch.raw_subject + "' is revision v" +
@@ -348,9 +353,13 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
                         " is v" + std::to_string(series.revision) + " (mixed revisions)");
     }
   }
-  series.title = series.cover ? series.cover->subject.title : series.patches.front().subject.title;
+  series.title = reference.subject.title;
+}
 
-  for (size_t i = 0; i < series.patches.size(); ++i) {
+// Every diff checked for safety; the base commit (the patches must agree),
+// prerequisites, message id, links and change id.
+void take_base_and_links(const SeriesLimits& limits, Series& series) {
+  for (std::size_t i = 0; i < series.patches.size(); ++i) {
     const auto& patch = series.patches[i];
     check_diff_safety(patch.diff, series.label(i), limits.max_patch_bytes);
     if (patch.base_commit) {
@@ -375,6 +384,29 @@ Series load_series(const fs::path& source, const SeriesLimits& limits) {
   for (const auto& patch : series.patches) {
     series.change_id = series.change_id ? series.change_id : patch.change_id;
   }
+}
+
+}  // namespace
+
+Series load_series(const fs::path& source, const SeriesLimits& limits) {
+  if (!fs::exists(source)) {
+    throw usage_error("series not found: " + source.string());
+  }
+  Series series;
+  series.source = fs::weakly_canonical(source);
+  series.name = series_name(source);
+  std::vector<ListedPatch> files;
+  const bool one_mbox = !fs::is_directory(source);
+  if (!one_mbox) {
+    files = list_series_directory(source, series.notes);
+    series.depends = read_depends(source);
+  } else {
+    files.push_back({source, source.string(), false});
+  }
+  sort_mails(read_mails(files, one_mbox, series.notes), one_mbox, source, series);
+  order_patches(source, series);
+  take_revision(series);
+  take_base_and_links(limits, series);
   return series;
 }
 
