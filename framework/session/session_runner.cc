@@ -83,6 +83,92 @@ std::vector<cases::MemoryModel> memory_models(const SessionRequest& request) {
   return models;
 }
 
+// The VM a session boots: pmem as the case needs it, the target's CPUs and
+// memory (or the case's), the first kernel.
+void describe_vm(const SessionRequest& request, const BootSettings& settings, bool pmem_case,
+                 const KernelUnderTest& first, qemu::VmSpec& vm) {
+  vm.run_dir = request.run_dir;
+  vm.pmem = !pmem_case                 ? qemu::PmemTopology::k_none
+            : request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm
+                                       : qemu::PmemTopology::k_legacy;
+  vm.pmem_size = request.pmem_size;
+  vm.timeout = settings.timeout;
+  if (settings.cpus > 0) {
+    vm.cpus = settings.cpus;
+  }
+  vm.kernel = first.build.image;
+  vm.initramfs = first.initramfs;
+  vm.arch = request.target.arch;
+  if (request.target.arch == "x86_64") {
+    vm.tcg_cpu = request.test_case.tcg_cpu;  // an x86 CPU model (case.conf tcg-cpu:)
+  }
+  if (!settings.memory.empty()) {
+    vm.memory = settings.memory;
+  }
+}
+
+// The accelerator, the clock, and under the memory clock its models.
+void choose_clock(const SessionRequest& request, const Oracle* oracle, qemu::Vm& vm,
+                  SessionSpec& spec, Status& status) {
+  vm.choose_accel(request.accel, spec.vm);
+  status.progress("accelerator: " + vm.accel_note());
+  spec.vm.clock = qemu::choose_clock(session_clock(request, oracle), vm.accel());
+  status.progress("clock: " + qemu::clock_note(spec.vm.clock));
+  if (spec.vm.clock == qemu::Clock::k_memory) {
+    spec.memory_models = memory_models(request);
+    for (const auto& model : spec.memory_models) {
+      status.progress("memory model " + model.label + ": " + memcost::describe(model.profile));
+    }
+  }
+}
+
+// A coverage target's boots record what they execute, unless the memory
+// plugin already runs (one plugin a boot: the case's ordering or clock).
+void choose_cover(const SessionRequest& request, SessionSpec& spec, Status& status) {
+  const auto& features = request.target.features;
+  if (std::find(features.begin(), features.end(), "coverage") == features.end() || !request.cover) {
+    return;
+  }
+  spec.cover = spec.vm.clock != qemu::Clock::k_memory;
+  status.progress(spec.cover ? "coverage: each boot writes the kernel addresses it executed "
+                               "(the memcost plugin's cover mode) to RUN_DIR/ROLE-N.cover"
+                             : "coverage: no cover file (the memory plugin runs in this cell)");
+}
+
+// Where each namespace of a legacy x86-64 pmem region lies, for the report.
+void note_pmem_layouts(bool pmem_case, const qemu::VmSpec& vm, SessionFacts& facts,
+                       Status& status) {
+  if (!pmem_case || vm.pmem != qemu::PmemTopology::k_legacy || vm.arch != "x86_64") {
+    return;
+  }
+  for (const auto& region :
+       qemu::pmem_regions(qemu::parse_memory_size(vm.pmem_offset),
+                          qemu::parse_memory_size(vm.pmem_size), vm.pmem_layouts)) {
+    facts.layouts.push_back(region.layout + ": " + std::to_string(region.size >> 20) + "M at " +
+                            std::to_string(region.offset >> 20) + "M");
+    status.progress("pmem layout " + facts.layouts.back());
+  }
+}
+
+// Which of the case's path the series changes: where its new code must run.
+void choose_new_path(const SessionRequest& request, SessionSpec& spec, SessionFacts& facts,
+                     Status& status) {
+  spec.new_path =
+      new_path_for(request.target, request.candidate_changes.value_or(std::vector<std::string>{}));
+  facts.new_path = spec.new_path;
+  if (!request.candidate_changes || request.test_case.path.empty()) {
+    return;
+  }
+  status.progress(spec.new_path.changed.empty()
+                      ? "path: the series changes none of the case's path (" +
+                            request.test_case.path.front() +
+                            "): its new code, if any, is not expected there"
+                      : "path: the series changes " + spec.new_path.files() +
+                            (spec.new_path.slow_path_by_contract
+                                 ? ", and the target keeps it on the slow path by contract"
+                                 : ": its new code must run there"));
+}
+
 }  // namespace
 
 BootSettings boot_settings(const SessionRequest& request) {
@@ -153,55 +239,13 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
                       services.workdir_root / "initramfs", services.runner);
   qemu::Vm vm(services.runner, services.workdir_root);
   SessionSpec spec;
-  spec.vm.run_dir = request.run_dir;
-  spec.vm.pmem = !pmem_case                 ? qemu::PmemTopology::k_none
-                 : request.pmem == "nvdimm" ? qemu::PmemTopology::k_nvdimm
-                                            : qemu::PmemTopology::k_legacy;
-  spec.vm.pmem_size = request.pmem_size;
-  spec.vm.timeout = settings.timeout;
-  if (settings.cpus > 0) {
-    spec.vm.cpus = settings.cpus;
-  }
-  spec.vm.kernel = kernels.front().build.image;
-  spec.vm.initramfs = kernels.front().initramfs;
-  spec.vm.arch = request.target.arch;
-  if (request.target.arch == "x86_64") {
-    spec.vm.tcg_cpu = request.test_case.tcg_cpu;  // an x86 CPU model (case.conf tcg-cpu:)
-  }
-  if (!settings.memory.empty()) {
-    spec.vm.memory = settings.memory;
-  }
-  vm.choose_accel(request.accel, spec.vm);
-  status.progress("accelerator: " + vm.accel_note());
-  spec.vm.clock = qemu::choose_clock(session_clock(request, oracle), vm.accel());
-  status.progress("clock: " + qemu::clock_note(spec.vm.clock));
-  if (spec.vm.clock == qemu::Clock::k_memory) {
-    spec.memory_models = memory_models(request);
-    for (const auto& model : spec.memory_models) {
-      status.progress("memory model " + model.label + ": " + memcost::describe(model.profile));
-    }
-  }
-  // A coverage target's boots record what they execute, unless the memory
-  // plugin already runs (one plugin a boot: the case's ordering or clock).
-  const auto& features = request.target.features;
-  if (std::find(features.begin(), features.end(), "coverage") != features.end() && request.cover) {
-    spec.cover = spec.vm.clock != qemu::Clock::k_memory;
-    status.progress(spec.cover ? "coverage: each boot writes the kernel addresses it executed "
-                                 "(the memcost plugin's cover mode) to RUN_DIR/ROLE-N.cover"
-                               : "coverage: no cover file (the memory plugin runs in this cell)");
-  }
+  describe_vm(request, settings, pmem_case, kernels.front(), spec.vm);
+  choose_clock(request, oracle, vm, spec, status);
+  choose_cover(request, spec, status);
   spec.guest_cmdline = plan.guest_cmdline;
   spec.setups = plan.setups;
   spec.vm.pmem_layouts = plan.layouts;
-  if (pmem_case && spec.vm.pmem == qemu::PmemTopology::k_legacy && spec.vm.arch == "x86_64") {
-    for (const auto& region :
-         qemu::pmem_regions(qemu::parse_memory_size(spec.vm.pmem_offset),
-                            qemu::parse_memory_size(spec.vm.pmem_size), plan.layouts)) {
-      facts.layouts.push_back(region.layout + ": " + std::to_string(region.size >> 20) + "M at " +
-                              std::to_string(region.offset >> 20) + "M");
-      status.progress("pmem layout " + facts.layouts.back());
-    }
-  }
+  note_pmem_layouts(pmem_case, spec.vm, facts, status);
   spec.oracle = oracle;
   spec.timing_only = oracle == nullptr;
   spec.boots = request.boots;
@@ -210,19 +254,7 @@ SessionOutcome run_session(SessionRequest request, Services& services, Status& s
   spec.adaptive =
       !request.boots_given && qemu::counts_instructions(spec.vm.clock) && kernels.size() == 2;
   spec.keep_bulk = request.keep_bulk;
-  spec.new_path =
-      new_path_for(request.target, request.candidate_changes.value_or(std::vector<std::string>{}));
-  facts.new_path = spec.new_path;
-  if (request.candidate_changes && !request.test_case.path.empty()) {
-    status.progress(spec.new_path.changed.empty()
-                        ? "path: the series changes none of the case's path (" +
-                              request.test_case.path.front() +
-                              "): its new code, if any, is not expected there"
-                        : "path: the series changes " + spec.new_path.files() +
-                              (spec.new_path.slow_path_by_contract
-                                   ? ", and the target keeps it on the slow path by contract"
-                                   : ": its new code must run there"));
-  }
+  choose_new_path(request, spec, facts, status);
   const BootCache cache(services.workdir_root / "boot-cache");
   if (request.reuse_baseline_boots || request.reuse_every_boot) {
     spec.boot_cache = &cache;
