@@ -24,6 +24,7 @@ constexpr std::string_view k_b4_marker = "--- b4-submit-tracking ---";
 class Git {
  public:
   Git(ProcessRunner& runner, fs::path repo) : m_runner(runner), m_repo(std::move(repo)) {}
+  const fs::path& repo() const { return m_repo; }
 
   std::string run(std::vector<std::string> args) {
     const ProcessSpec spec = make(std::move(args));
@@ -272,49 +273,46 @@ std::string subject_prefix(const Cover* cover, int revision) {
   return revision > 1 ? prefix + " v" + std::to_string(revision) : prefix;
 }
 
-}  // namespace
-
-BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
-                                 const SeriesSpec& spec, const fs::path& out_root) {
-  Git git(runner, repo);
-  const std::string top = git.commit(spec.top);
-  if (top.empty()) {
-    throw usage_error("--series " + spec.text + ": " + repo.string() + " has no revision '" +
-                      spec.top + "'");
-  }
-  BranchSeries series;
+// Where a branch's series starts: a range's bottom, or the b4 cover-letter
+// commit below TOP (its revision and change-id with it).
+struct Ends {
   std::optional<Cover> cover;
   std::string name;
   std::string bottom;  // the commit the patches start above
+};
+
+Ends find_ends(Git& git, const SeriesSpec& spec, const std::string& top, BranchSeries& series) {
+  Ends ends;
   if (spec.kind == SeriesSpecKind::k_range) {
     series.base = git.commit(spec.bottom);
     if (series.base.empty()) {
-      throw usage_error("--series " + spec.text + ": " + repo.string() + " has no revision '" +
-                        spec.bottom + "'");
+      throw usage_error("--series " + spec.text + ": " + git.repo().string() +
+                        " has no revision '" + spec.bottom + "'");
     }
-    bottom = series.base;
-    name = name_safe(spec.top);
-  } else {
-    cover = find_cover(git, top);
-    if (!cover) {
-      throw usage_error("--series " + spec.text + ": no b4 cover-letter commit ('" +
-                        std::string(k_b4_marker) + "') below " + spec.top +
-                        ": give a range instead (BASE.." + spec.top + ")");
-    }
-    series.base = git.commit(cover->commit + "^");
-    bottom = cover->commit;
-    series.revision = cover->revision;
-    series.change_id = cover->change_id;
-    name = name_safe(starts_with(spec.top, "b4/") ? spec.top.substr(3) : spec.top);
+    ends.bottom = series.base;
+    ends.name = name_safe(spec.top);
+    return ends;
   }
-  // A merge in the range: git format-patch leaves merges out, and with
-  // them what a merge itself changed (a conflict's resolution), so the
-  // patches would build a tree TOP never had. Each commit of TOP's
-  // first-parent line becomes one patch instead (a merge: its diff against
-  // its first parent), which applied in order on BOTTOM gives TOP's tree.
+  ends.cover = find_cover(git, top);
+  if (!ends.cover) {
+    throw usage_error("--series " + spec.text + ": no b4 cover-letter commit ('" +
+                      std::string(k_b4_marker) + "') below " + spec.top +
+                      ": give a range instead (BASE.." + spec.top + ")");
+  }
+  series.base = git.commit(ends.cover->commit + "^");
+  ends.bottom = ends.cover->commit;
+  series.revision = ends.cover->revision;
+  series.change_id = ends.cover->change_id;
+  ends.name = name_safe(starts_with(spec.top, "b4/") ? spec.top.substr(3) : spec.top);
+  return ends;
+}
+
+// The commits BOTTOM..TOP as patches: with merges, TOP's first-parent line
+// (CHAIN); refused when the patches would not make TOP's tree, or when there
+// are none or more than a series has. Returns their count.
+int check_range(Git& git, const SeriesSpec& spec, const std::string& bottom, const std::string& top,
+                int merges, std::vector<ChainCommit>& chain) {
   const std::string range = bottom + ".." + top;
-  const int merges = count_commits(git, {"--merges", range});
-  std::vector<ChainCommit> chain;
   if (merges > 0) {
     chain = first_parent_chain(git, range);
     const bool whole = chain.size() <= static_cast<std::size_t>(k_max_branch_commits);
@@ -345,33 +343,25 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
                       " commits, more than a series has (" + std::to_string(k_max_branch_commits) +
                       ")");
   }
-  series.merges = static_cast<std::size_t>(merges);
-  // "-2": the directories written before merges became patches are not reused.
-  const fs::path key = out_root / (top.substr(0, 16) + "-" + series.base.substr(0, 16) + "-2");
-  series.dir = key / name / ("v" + std::to_string(series.revision));
-  if (fs::is_regular_file(series.dir / "series")) {
-    // Written before, complete (the series file comes last).
-    const std::string listing = read_file(series.dir / "series");
-    for (const auto line : split_lines(listing)) {
-      series.patches += !trim(line).empty() && line != "0000-cover-letter.patch" ? 1 : 0;
-    }
-    return series;
-  }
-  const fs::path partial = key / (name + ".partial");
-  fs::remove_all(partial);
-  fs::create_directories(partial);
-  const std::string prefix = subject_prefix(cover ? &*cover : nullptr, series.revision);
-  // Numbered m/n when every commit is a patch git writes; with merges the
-  // series file alone gives the order (git cannot number the merges' patches).
+  return count;
+}
+
+// git format-patch of RANGE into PARTIAL: the patch files' names, in order.
+// Numbered m/n when every commit is a patch git writes; with merges the
+// series file alone gives the order (git cannot number the merges' patches).
+std::vector<std::string> format_patches(Git& git, const Ends& ends, const BranchSeries& series,
+                                        const std::vector<ChainCommit>& chain,
+                                        const std::string& range, const fs::path& partial) {
+  const std::string prefix = subject_prefix(ends.cover ? &*ends.cover : nullptr, series.revision);
   std::vector<std::string> format_patch = {
       "format-patch", "--no-cover-letter",         "--no-thread", "--no-signature", "--no-notes",
       "--no-attach",  "--subject-prefix=" + prefix};
-  if (merges > 0) {
+  if (series.merges > 0) {
     format_patch.insert(format_patch.end(), {"--no-numbered", "--first-parent"});
   } else {
     format_patch.push_back("--numbered");
   }
-  format_patch.insert(format_patch.end(), {cover ? "--no-base" : "--base=" + series.base, "-o",
+  format_patch.insert(format_patch.end(), {ends.cover ? "--no-base" : "--base=" + series.base, "-o",
                                            partial.string(), "--end-of-options", range});
   const std::string listing = git.run(format_patch);
   std::vector<std::string> files;
@@ -380,16 +370,15 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
       files.push_back(fs::path(std::string(trim(line))).filename().string());
     }
   }
-  if (merges > 0) {
+  if (series.merges > 0) {
     files = with_merges(git, chain, files, partial, prefix);
   }
-  if (files.empty()) {
-    throw usage_error("--series " + spec.text +
-                      ": git format-patch wrote no patch (only "
-                      "empty or merge commits between " +
-                      bottom.substr(0, 12) + " and " + top.substr(0, 12) + ")");
-  }
-  series.patches = files.size();
+  return files;
+}
+
+// PARTIAL's cover letter (from the b4 cover commit) and its series file.
+void write_listing(const fs::path& partial, const std::optional<Cover>& cover,
+                   const BranchSeries& series, const std::vector<std::string>& files) {
   std::string series_file;
   if (cover) {
     std::string text =
@@ -407,6 +396,53 @@ BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
     series_file += file + "\n";
   }
   write_file(partial / "series", series_file);
+}
+
+}  // namespace
+
+BranchSeries write_branch_series(ProcessRunner& runner, const fs::path& repo,
+                                 const SeriesSpec& spec, const fs::path& out_root) {
+  Git git(runner, repo);
+  const std::string top = git.commit(spec.top);
+  if (top.empty()) {
+    throw usage_error("--series " + spec.text + ": " + repo.string() + " has no revision '" +
+                      spec.top + "'");
+  }
+  BranchSeries series;
+  const Ends ends = find_ends(git, spec, top, series);
+  // A merge in the range: git format-patch leaves merges out, and with
+  // them what a merge itself changed (a conflict's resolution), so the
+  // patches would build a tree TOP never had. Each commit of TOP's
+  // first-parent line becomes one patch instead (a merge: its diff against
+  // its first parent), which applied in order on BOTTOM gives TOP's tree.
+  const std::string range = ends.bottom + ".." + top;
+  const int merges = count_commits(git, {"--merges", range});
+  std::vector<ChainCommit> chain;
+  check_range(git, spec, ends.bottom, top, merges, chain);
+  series.merges = static_cast<std::size_t>(merges);
+  // "-2": the directories written before merges became patches are not reused.
+  const fs::path key = out_root / (top.substr(0, 16) + "-" + series.base.substr(0, 16) + "-2");
+  series.dir = key / ends.name / ("v" + std::to_string(series.revision));
+  if (fs::is_regular_file(series.dir / "series")) {
+    // Written before, complete (the series file comes last).
+    const std::string listing = read_file(series.dir / "series");
+    for (const auto line : split_lines(listing)) {
+      series.patches += !trim(line).empty() && line != "0000-cover-letter.patch" ? 1 : 0;
+    }
+    return series;
+  }
+  const fs::path partial = key / (ends.name + ".partial");
+  fs::remove_all(partial);
+  fs::create_directories(partial);
+  const auto files = format_patches(git, ends, series, chain, range, partial);
+  if (files.empty()) {
+    throw usage_error("--series " + spec.text +
+                      ": git format-patch wrote no patch (only "
+                      "empty or merge commits between " +
+                      ends.bottom.substr(0, 12) + " and " + top.substr(0, 12) + ")");
+  }
+  series.patches = files.size();
+  write_listing(partial, ends.cover, series, files);
   fs::create_directories(series.dir.parent_path());
   fs::remove_all(series.dir);
   fs::rename(partial, series.dir);
