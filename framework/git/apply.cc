@@ -208,6 +208,78 @@ void check_every_diff(const ApplyRequest& request) {
   }
 }
 
+// Commits INDEX's tree onto PARENT as MAIL's commit (its author, date and
+// message; kseries the committer).
+git_oid commit_patch(git_repository* repo, git_index* index, const git_oid& parent,
+                     const PatchMail& mail, const std::string& label) {
+  git_oid tree_id;
+  check(git_index_write_tree_to(&tree_id, index, repo), "cannot write the tree of " + label);
+  git_tree* raw_tree = nullptr;
+  check(git_tree_lookup(&raw_tree, repo, &tree_id), "cannot read tree");
+  TreePtr tree(raw_tree);
+  git_commit* raw_parent = nullptr;
+  check(git_commit_lookup(&raw_parent, repo, &parent), "cannot read parent commit");
+  CommitPtr parent_commit(raw_parent);
+  const auto author = make_signature(mail.author, mail.date);
+  const auto committer = make_signature({k_committer_name, k_committer_email}, mail.date);
+  const git_commit* parents[] = {parent_commit.get()};
+  const std::string message = mail.commit_message();
+  git_oid commit;
+  check(git_commit_create(&commit, repo, nullptr, author.get(), committer.get(), nullptr,
+                          message.c_str(), tree.get(), 1, parents),
+        "cannot commit " + label);
+  return commit;
+}
+
+// MAIL's diff applied onto PARENT: OUTCOME applied with its commit, or failed
+// with why (the series' fault); an infrastructure error throws.
+void apply_patch(Store& store, const PatchMail& mail, const git_oid& parent,
+                 PatchOutcome& outcome) {
+  git_repository* repo = store.repo();
+  git_diff* raw_diff = nullptr;
+  if (const int rc = git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size()); rc < 0) {
+    throw_if_infrastructure(rc, "cannot parse the diff of " + outcome.label);
+    outcome.status = PatchStatus::k_failed;
+    outcome.failure = "the diff does not parse (" + last_error_message() + "), starting at " +
+                      mail.file.string() + ":" + std::to_string(mail.diff_line);
+    return;
+  }
+  DiffPtr diff(raw_diff);
+  TreePtr parent_tree = store.commit_tree(parent);
+  const std::string conflicts = directory_file_conflicts(parent_tree.get(), diff.get());
+  if (!conflicts.empty()) {
+    outcome.status = PatchStatus::k_failed;
+    outcome.failure = "the patch's paths collide with the tree\n" + conflicts;
+    return;
+  }
+  git_index* raw_index = nullptr;
+  git_apply_options options = GIT_APPLY_OPTIONS_INIT;
+  if (const int rc = git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options);
+      rc < 0) {
+    // A hunk that does not fit is the series' failure; a disk or object
+    // store that refuses the post-image is not (exit 2, no verdict).
+    // A zlib error with a binary hunk in the diff is the hunk's own
+    // deflated data (libgit2 inflates it only here): the patch's fault.
+    const git_error* error = git_error_last();
+    const bool bad_binary =
+        error != nullptr && error->klass == GIT_ERROR_ZLIB && has_binary_delta(diff.get());
+    if (!bad_binary) {
+      throw_if_infrastructure(rc, "cannot apply " + outcome.label);
+    }
+    const std::string message = last_error_message();
+    outcome.status = PatchStatus::k_failed;
+    outcome.failure = "libgit2: " + message + "\n" + diagnose(repo, parent_tree.get(), diff.get());
+    return;
+  }
+  IndexPtr index(raw_index);
+  if (!keep_modes(index.get(), parent_tree.get(), diff.get(), outcome.failure)) {
+    outcome.status = PatchStatus::k_failed;
+    return;
+  }
+  outcome.commit = commit_patch(repo, index.get(), parent, mail, outcome.label);
+  outcome.status = PatchStatus::k_applied;
+}
+
 }  // namespace
 
 ApplyResult apply_chain(Store& store, const ApplyRequest& request,
@@ -248,63 +320,10 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
       throw_if_interrupted("before applying " + outcome.label);
       const auto started = Clock::now();
 
-      git_diff* raw_diff = nullptr;
-      if (const int rc = git_diff_from_buffer(&raw_diff, mail.diff.data(), mail.diff.size());
-          rc < 0) {
-        throw_if_infrastructure(rc, "cannot parse the diff of " + outcome.label);
-        outcome.status = PatchStatus::k_failed;
-        outcome.failure = "the diff does not parse (" + last_error_message() + "), starting at " +
-                          mail.file.string() + ":" + std::to_string(mail.diff_line);
-      } else {
-        DiffPtr diff(raw_diff);
-        TreePtr parent_tree = store.commit_tree(parent);
-        git_index* raw_index = nullptr;
-        git_apply_options options = GIT_APPLY_OPTIONS_INIT;
-        const std::string conflicts = directory_file_conflicts(parent_tree.get(), diff.get());
-        if (!conflicts.empty()) {
-          outcome.status = PatchStatus::k_failed;
-          outcome.failure = "the patch's paths collide with the tree\n" + conflicts;
-        } else if (const int rc =
-                       git_apply_to_tree(&raw_index, repo, parent_tree.get(), diff.get(), &options);
-                   rc < 0) {
-          // A hunk that does not fit is the series' failure; a disk or object
-          // store that refuses the post-image is not (exit 2, no verdict).
-          // A zlib error with a binary hunk in the diff is the hunk's own
-          // deflated data (libgit2 inflates it only here): the patch's fault.
-          const git_error* error = git_error_last();
-          const bool bad_binary =
-              error != nullptr && error->klass == GIT_ERROR_ZLIB && has_binary_delta(diff.get());
-          if (!bad_binary) {
-            throw_if_infrastructure(rc, "cannot apply " + outcome.label);
-          }
-          const std::string message = last_error_message();
-          outcome.status = PatchStatus::k_failed;
-          outcome.failure =
-              "libgit2: " + message + "\n" + diagnose(repo, parent_tree.get(), diff.get());
-        } else if (IndexPtr index(raw_index);
-                   !keep_modes(index.get(), parent_tree.get(), diff.get(), outcome.failure)) {
-          outcome.status = PatchStatus::k_failed;
-        } else {
-          git_oid tree_id;
-          check(git_index_write_tree_to(&tree_id, index.get(), repo),
-                "cannot write the tree of " + outcome.label);
-          git_tree* raw_tree = nullptr;
-          check(git_tree_lookup(&raw_tree, repo, &tree_id), "cannot read tree");
-          TreePtr tree(raw_tree);
-          git_commit* raw_parent = nullptr;
-          check(git_commit_lookup(&raw_parent, repo, &parent), "cannot read parent commit");
-          CommitPtr parent_commit(raw_parent);
-          const auto author = make_signature(mail.author, mail.date);
-          const auto committer = make_signature({k_committer_name, k_committer_email}, mail.date);
-          const git_commit* parents[] = {parent_commit.get()};
-          const std::string message = mail.commit_message();
-          check(git_commit_create(&outcome.commit, repo, nullptr, author.get(), committer.get(),
-                                  nullptr, message.c_str(), tree.get(), 1, parents),
-                "cannot commit " + outcome.label);
-          outcome.status = PatchStatus::k_applied;
-          parent = outcome.commit;
-          result.tip = parent;
-        }
+      apply_patch(store, mail, parent, outcome);
+      if (outcome.status == PatchStatus::k_applied) {
+        parent = outcome.commit;
+        result.tip = parent;
       }
       outcome.seconds = seconds_since(started);
       if (outcome.status == PatchStatus::k_failed) {
