@@ -89,6 +89,26 @@ std::pair<std::string, std::vector<Prefix>> apply_prefixes(const fs::path& serie
   return {top.name, std::move(prefixes)};
 }
 
+// The first problem a boot of OUTCOME had ("boot NAME #N: ..."), or ""; BOOTS
+// counts the boots.
+std::string first_boot_problem(const session::SessionOutcome& outcome, int& boots) {
+  std::string problem;
+  for (const auto& boot : outcome.boots) {
+    ++boots;
+    std::string what;
+    if (!boot.findings.empty()) {
+      what = std::string(guest::to_string(boot.findings.front().kind)) + ": " +
+             boot.findings.front().title;
+    } else if (!boot.problems.empty()) {
+      what = boot.problems.front();
+    }
+    if (!what.empty() && problem.empty()) {
+      problem = "boot " + boot.kernel + " #" + std::to_string(boot.round) + ": " + what;
+    }
+  }
+  return problem;
+}
+
 class PrefixRunner {
  public:
   PrefixRunner(const BisectRequest& request, BisectServices& services, session::Status& status,
@@ -212,32 +232,9 @@ class PrefixRunner {
         return run;
       }
     }
-    session::SessionRequest request;
-    request.target = m_request.target;
-    request.test_case = test_case;
-    request.testcases = m_request.testcases;
-    request.case_options = m_request.case_options;
-    request.accel = m_request.accel;
-    request.clock = m_request.clock;
-    request.pmem = m_request.pmem;
-    request.pmem_size = m_request.pmem_size;
-    request.pmem_size_given = m_request.pmem_size_given;
-    request.timeout = m_request.timeout;
-    request.run_dir = dir;
-    // A timing step boots its reference; a pairing oracle the base (session/kernel_plan.h).
-    const session::Pairing pairing{
-        .oracle = oracle, .judge_timing = timing, .baseline_asked = timing};
-    for (const session::KernelRole role : session::session_roles(pairing)) {
-      if (role == session::KernelRole::k_candidate) {
-        request.kernels.push_back({.role = role, .name = name(p), .commit = *p.commit});
-      } else if (timing) {
-        request.kernels.push_back(*reference_role);
-      } else {
-        request.kernels.push_back({.role = role, .name = "base", .commit = *m_prefixes[0].commit});
-      }
-    }
+    auto request = request_for(p, dir, oracle, timing, reference_role);
     session::Services services{m_services.builder, m_services.runner, m_services.workdir_root};
-    auto outcome = session::run_session(std::move(request), services, m_status);
+    const auto outcome = session::run_session(std::move(request), services, m_status);
 
     BisectRun run;
     for (const auto& k : outcome.kernels) {
@@ -257,21 +254,44 @@ class PrefixRunner {
       case session::SessionEnd::k_booted:
         break;
     }
-    const auto& report = outcome.report;
-    std::string boot_problem;
-    for (const auto& boot : outcome.boots) {
-      ++run.boots;
-      std::string what;
-      if (!boot.findings.empty()) {
-        what = std::string(guest::to_string(boot.findings.front().kind)) + ": " +
-               boot.findings.front().title;
-      } else if (!boot.problems.empty()) {
-        what = boot.problems.front();
-      }
-      if (!what.empty() && boot_problem.empty()) {
-        boot_problem = "boot " + boot.kernel + " #" + std::to_string(boot.round) + ": " + what;
+    return judge(outcome, step, std::move(run));
+  }
+
+  // The session of prefix P in DIR: a timing step boots its reference, a
+  // pairing oracle the base (session/kernel_plan.h).
+  session::SessionRequest request_for(
+      const Prefix& p, const fs::path& dir, const session::Oracle* oracle, bool timing,
+      const std::optional<session::KernelUnderTest>& reference_role) const {
+    session::SessionRequest request;
+    request.target = m_request.target;
+    request.test_case = *m_request.test_case;
+    request.testcases = m_request.testcases;
+    request.case_options = m_request.case_options;
+    request.accel = m_request.accel;
+    request.clock = m_request.clock;
+    request.pmem = m_request.pmem;
+    request.pmem_size = m_request.pmem_size;
+    request.pmem_size_given = m_request.pmem_size_given;
+    request.timeout = m_request.timeout;
+    request.run_dir = dir;
+    const session::Pairing pairing{
+        .oracle = oracle, .judge_timing = timing, .baseline_asked = timing};
+    for (const session::KernelRole role : session::session_roles(pairing)) {
+      if (role == session::KernelRole::k_candidate) {
+        request.kernels.push_back({.role = role, .name = name(p), .commit = *p.commit});
+      } else if (timing) {
+        request.kernels.push_back(*reference_role);
+      } else {
+        request.kernels.push_back({.role = role, .name = "base", .commit = *m_prefixes[0].commit});
       }
     }
+    return request;
+  }
+
+  // A booted session as the step's run, by the bisection's check: the boots
+  // alone, the timing pooled over the step's runs, or the case's verdict.
+  BisectRun judge(const session::SessionOutcome& outcome, std::size_t step, BisectRun run) {
+    const std::string boot_problem = first_boot_problem(outcome, run.boots);
     switch (m_request.policy.check) {
       case BisectCheck::k_boot:
         run.outcome = boot_problem.empty() ? RunOutcome::k_pass : RunOutcome::k_fail;
@@ -296,6 +316,7 @@ class PrefixRunner {
       default:
         break;
     }
+    const auto& report = outcome.report;
     run.outcome = report.failed ? RunOutcome::k_fail : RunOutcome::k_pass;
     run.summary = boot_problem;
     for (const auto& test : report.suite.cases) {
