@@ -170,9 +170,8 @@ int run_sessions(const po::variables_map& vm, session::SessionRequest request,
   return all.failed ? static_cast<int>(ExitCode::k_check_failed) : 0;
 }
 
-}  // namespace
-
-int run_boot(Context& context, const std::vector<std::string>& args) {
+// kseries boot's own options (the shared ones are added by run_boot).
+po::options_description boot_options() {
   po::options_description options("kseries boot options");
   options.add_options()("target", po::value<std::string>()->default_value("pmem"),
                         "kernel target (built with kseries build if needed)")(
@@ -214,25 +213,19 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
       "keep-bulk",
       "keep each boot's bulk disk (<boot>.bulk.img, 256 MiB sparse) in the run "
       "directory after its dumps are read (debugging)")(
-      "reuse-base-boots",
-      "under icount, reuse a base boot identical to an earlier one (same kernel image, "
-      "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
-      "reuse-boots",
-      "as --reuse-base-boots, for every kernel: a series kernel byte-identical to one booted "
-      "before (an unchanged prefix, a resent revision) reuses that boot and so its results")(
       "junit", po::value<std::string>(), "also write the JUnit XML report here ('-': stdout)")(
       "json", po::value<std::string>(), "also write the JSON results here ('-': stdout)");
+  add_boot_reuse_options(options);
   add_memory_clock_options(options);
   add_run_report_options(options);
   options.add(base_options());
   options.add(series_input_options());
-  po::variables_map vm;
-  if (!parse_command_line("boot", "[--target T] [--series DIR [--compare-base]] [--case NAME]",
-                          args, options, vm, context)) {
-    return 0;
-  }
+  return options;
+}
 
-  // Inputs: the target, the case, the kernels by role.
+// The session the command line asks for: the target, the case and its
+// options, the kernels by role (applied only when something will boot).
+session::SessionRequest boot_request(Context& context, const po::variables_map& vm) {
   const std::string pmem = checked_pmem(vm["pmem"].as<std::string>());
   if (vm["boots"].as<int>() < 1) {
     throw usage_error("--boots must be at least 1");
@@ -278,6 +271,19 @@ int run_boot(Context& context, const std::vector<std::string>& args) {
         whole_series_changes(context, request.kernels, request.test_case, vm);
   }
 
+  return request;
+}
+
+}  // namespace
+
+int run_boot(Context& context, const std::vector<std::string>& args) {
+  po::options_description options = boot_options();
+  po::variables_map vm;
+  if (!parse_command_line("boot", "[--target T] [--series DIR [--compare-base]] [--case NAME]",
+                          args, options, vm, context)) {
+    return 0;
+  }
+  auto request = boot_request(context, vm);
   // The session: build, boot, judge, render.
   kernel::KernelBuilder builder(context.workdir().root(), context.store(), context.runner(),
                                 std::max<std::size_t>(1, vm["jobs"].as<std::size_t>()));

@@ -34,14 +34,8 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "accel", po::value<std::string>()->default_value("auto"), "auto, kvm or tcg")(
       "clock", po::value<std::string>()->default_value("auto"),
       "auto, icount, memory (icount plus the memcost plugin's model of caches and DRAM, for "
-      "the timing cells) or wall")(
-      "reuse-base-boots",
-      "under icount, reuse a base boot identical to an earlier one (same kernel image, "
-      "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
-      "reuse-boots",
-      "as --reuse-base-boots, for every kernel: a series kernel byte-identical to one booted "
-      "before (an unchanged prefix, a resent revision) reuses that boot and so its results")(
-      "configs", po::value<std::string>(), "kernel-configs directory (default: the bundled one)")(
+      "the timing cells) or wall")("configs", po::value<std::string>(),
+                                   "kernel-configs directory (default: the bundled one)")(
       "testcases", po::value<std::string>(), "testcases directory (default: the bundled one)")(
       "jobs,j", po::value<std::size_t>()->default_value(std::thread::hardware_concurrency()),
       "make -j")("junit", po::value<std::string>(),
@@ -49,6 +43,7 @@ int run_gate(Context& context, const std::vector<std::string>& args) {
       "json", po::value<std::string>(), "also write the cells (JSON) here ('-': stdout)")(
       "shard", po::value<std::string>(),
       "I/N: only shard I of `kseries plan --shards N` (then `kseries merge` the N runs)");
+  add_boot_reuse_options(options);
   add_memory_clock_options(options);
   add_run_report_options(options);
   options.add(base_options());

@@ -44,6 +44,10 @@ int finish_gate(const gate::GateResult& result, const std::filesystem::path& run
 // --configs, else the bundled kernel-configs/.
 std::filesystem::path configs_dir(const po::variables_map& vm);
 
+// --reuse-base-boots and --reuse-boots (session/boot_cache.h), for boot and
+// gate.
+void add_boot_reuse_options(po::options_description& options);
+
 // The memory clock's options (--memory-profile, --memory-unscaled,
 // --memory-llc), for boot, gate and bisect; applied to a session request.
 // The profile is read (and checked) at once, before any work.

@@ -1,4 +1,4 @@
-// The memory clock's command-line options (commands.h).
+// The session options boot and gate share: boot reuse and the memory clock (commands.h).
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -7,6 +7,16 @@
 #include "session/case_plan.h"
 
 namespace kseries::cli {
+
+void add_boot_reuse_options(po::options_description& options) {
+  options.add_options()(
+      "reuse-base-boots",
+      "under icount, reuse a base boot identical to an earlier one (same kernel image, "
+      "initramfs and QEMU arguments; kept in WORKDIR/boot-cache) instead of booting it again")(
+      "reuse-boots",
+      "as --reuse-base-boots, for every kernel: a series kernel byte-identical to one booted "
+      "before (an unchanged prefix, a resent revision) reuses that boot and so its results");
+}
 
 void add_memory_clock_options(po::options_description& options) {
   options.add_options()("memory-profile", po::value<std::string>()->default_value("icelake-sp"),
