@@ -21,6 +21,7 @@
 #include "git/tree_patch.h"
 #include "kernel/elf_section.h"
 #include "kernel/kconfig_index.h"
+#include "kernel/kernel_build_job.h"
 #include "kernel/kernel_verify.h"
 #include "kernel/module_build.h"
 #include "kernel/source_check.h"
@@ -187,64 +188,6 @@ std::optional<KernelBuild> KernelBuilder::load(const std::string& key,
   return kernel;
 }
 
-fs::path KernelBuilder::module_dir(const fs::path& kernel_dir, const fs::path& source) const {
-  return kernel_dir / "modules" /
-         (source.filename().string() + "-" + module_source_hash(source).substr(0, 16));
-}
-
-bool KernelBuilder::has_modules(const KernelBuild& kernel,
-                                const std::vector<fs::path>& modules) const {
-  if (!fs::exists(kernel.config) ||
-      read_file(kernel.config).find("\nCONFIG_MODULES=y\n") == std::string::npos) {
-    return true;  // nothing can be built for it
-  }
-  for (const auto& source : modules) {
-    const std::string name = source.filename().string();
-    if (!kernel.modules.count(name) && !kernel.module_errors.count(name)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-void KernelBuilder::build_modules(const BuildRequest& request, const fs::path& kernel_dir) const {
-  const Target& target = *request.target;
-  const Progress& progress = request.progress;
-  const fs::path build_dir = target_dir(target) / "build";
-  if (read_file(build_dir / ".config").find("\nCONFIG_MODULES=y\n") == std::string::npos) {
-    return;
-  }
-  const auto make = make_command(target, {});
-  const auto env = build_env();
-  for (const auto& source : request.test_modules) {
-    const fs::path out = module_dir(kernel_dir, source);
-    if (fs::exists(out) || fs::exists(out.string() + ".error")) {
-      continue;
-    }
-    const fs::path partial = out.string() + ".partial";
-    fs::remove_all(partial);
-    try {
-      if (is_test_payload(source)) {
-        const PayloadBuildSpec payload{target_dir(target) / "src", build_dir, source, partial,
-                                       make[5].substr(3),          m_jobs,    env};
-        const auto tar = build_payload(payload, m_store, request.commit, m_runner);
-        fs::rename(partial, out);
-        progress("test payload " + source.filename().string() + ": " + tar.filename().string());
-        continue;
-      }
-      ModuleBuildSpec module{build_dir, source, partial, {make.begin() + 5, make.end()}, env};
-      const auto kos = build_module(module, m_runner);
-      fs::rename(partial, out);
-      progress("test module " + source.filename().string() + ": " +
-               kos.front().filename().string());
-    } catch (const Error& e) {
-      // The kernel is fine; the case that needs the module reports this.
-      write_file(out.string() + ".error", e.what());
-      progress("test module " + source.filename().string() + " does not build: " + e.what());
-    }
-  }
-}
-
 std::optional<KernelBuild> KernelBuilder::find(const Target& target, const git_oid& commit) const {
   const fs::path index = target_dir(target) / "kernels" / git::to_hex(commit);
   if (!fs::exists(index)) {
@@ -292,24 +235,6 @@ std::string check_struct_page(const Target& target, const KernelBuild& kernel) {
 // One request's facts, computed once: its target's directory, the tree,
 // the toolchain, the request's cache index; the resolved .config and the
 // kernel's key once configured.
-struct KernelBuilder::Job {
-  const BuildRequest& request;
-  fs::path dir;
-  std::string tree_id;
-  std::string tree_patch{};  // the target's tree-patch: "" or "tree-patch SHA\n", in the keys
-  std::string compiler;
-  std::string flags;  // the make arguments but make, -C, O=, -j
-  fs::path request_index{};
-  std::string config_text{};
-  std::string key{};
-  // The target's tree patch: path -> blob id of the patched file ("" for
-  // one it deletes), what the checkout holds instead of the commit's blob.
-  std::map<std::string, std::string> patched{};
-  // Every file of the checkout, stat'ed once it is complete (before make).
-  TreeSnapshot before{};
-  const Target& target() const { return *request.target; }
-  fs::path commit_index() const { return dir / "kernels" / git::to_hex(request.commit); }
-};
 
 namespace {
 
@@ -333,14 +258,6 @@ class TargetLock {
 
  private:
   int m_fd;
-};
-
-// The checkout is not the commit a build is for: another program wrote to
-// it while make ran, or it held other bytes before. Never stored; the
-// builder restores the files and builds again.
-struct SourcesChanged {
-  std::string what;                // one line, for the progress and the error
-  std::vector<std::string> paths;  // every file to restore from the commit
 };
 
 constexpr int k_build_attempts = 3;
@@ -774,84 +691,6 @@ StepResult KernelBuilder::make(const Job& job, bool known) {
   }
   const SourceCheck sources = check_sources_read(job);
   return record(job, sources, compiled, seconds_since(make_started), warnings);
-}
-
-// Throws SourcesChanged when a file of the checkout is not as it was before
-// make (any write: content, a touch, a replacement).
-void KernelBuilder::check_unchanged(const Job& job, const std::string& when) const {
-  const TreeSnapshot after = snapshot_tree(job.dir / "src");
-  const auto all = changed_paths(job.before, after, after.size() + job.before.size());
-  if (all.empty()) {
-    // Written in the snapshot's own tick, a file can change and keep its
-    // stat: those few are checked by content.
-    throw_if_not_commit(job, racy_paths(job.before, after));
-    return;
-  }
-  std::string first;
-  for (std::size_t i = 0; i < all.size() && i < 3; ++i) {
-    first += (i ? ", " : "") + all[i];
-  }
-  throw SourcesChanged{"the source tree changed " + when + ": " + std::to_string(all.size()) +
-                           " file(s) (" + first + (all.size() > 3 ? ", ..." : "") + ")",
-                       all};
-}
-
-// Every source file make read holds the commit's bytes (or the target's
-// tree patch's); else throws SourcesChanged.
-SourceCheck KernelBuilder::check_sources_read(const Job& job) const {
-  SourceCheck check = throw_if_not_commit(job, files_make_read(job.dir / "build", job.dir / "src"));
-  job.request.progress("sources: " + std::to_string(check.files.size()) +
-                       " file(s) make read checked against tree " + job.tree_id.substr(0, 12) +
-                       ": all hold the commit's bytes");
-  return check;
-}
-
-// PATHS in the checkout against the commit (and the tree patch); throws
-// SourcesChanged naming the first that differs.
-SourceCheck KernelBuilder::throw_if_not_commit(const Job& job,
-                                               const std::vector<std::string>& paths) const {
-  SourceCheck check =
-      kernel::check_sources(m_store, job.request.commit, job.dir / "src", paths, job.patched);
-  if (!check.mismatches.empty()) {
-    std::vector<std::string> paths_to_restore;
-    for (const auto& line : check.mismatches) {
-      paths_to_restore.push_back(line.substr(0, line.find(": ")));
-    }
-    throw SourcesChanged{
-        "the checkout is not commit " + git::to_hex(job.request.commit).substr(0, 12) + ": " +
-            check.mismatches.front() +
-            (check.mismatches.size() > 1
-                 ? " (and " + std::to_string(check.mismatches.size() - 1) + " more)"
-                 : ""),
-        paths_to_restore};
-  }
-  return check;
-}
-
-// The files PATHS (as the snapshots name them) back to the commit's bytes;
-// the next checkout then finds the tree it expects, and the tree patch is
-// applied again over it.
-void KernelBuilder::restore_sources(Job& job, const std::vector<std::string>& paths) {
-  for (const auto& entry : paths) {
-    std::string path = entry;
-    for (const std::string suffix : {" (added)", " (removed)"}) {
-      if (path.ends_with(suffix)) {
-        path.resize(path.size() - suffix.size());
-      }
-    }
-    const fs::path file = job.dir / "src" / path;
-    const auto content = git::file_at(m_store, job.request.commit, path);
-    std::error_code ec;
-    fs::remove(file, ec);
-    if (content) {
-      fs::create_directories(file.parent_path());
-      write_file(file, *content);
-    }
-  }
-  // Another kseries may have moved the checkout's record too: start from a
-  // fresh look at it.
-  git::SourceTree source(job.dir / "src", job.dir / "src.commit");
-  source.move_to(m_store, job.request.commit);
 }
 
 // Artifacts for later stages: the image, vmlinux, System.map, .config and
