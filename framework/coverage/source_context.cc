@@ -9,14 +9,6 @@ namespace kseries::coverage {
 
 namespace {
 
-using c_lines::Block;
-using c_lines::directive;
-using c_lines::first_word;
-using c_lines::if_condition;
-using c_lines::names_config_test;
-using c_lines::negate;
-using c_lines::strip_comments;
-
 // TEXT cut to the cap (a condition's text is for the reader).
 std::string capped(std::string text) {
   if (text.size() > k_max_condition_bytes) {
@@ -44,7 +36,7 @@ SourceText::SourceText(std::string_view text) {
   for (const auto line : split_lines(text)) {
     m_lines.emplace_back(line);
   }
-  m_code = strip_comments(m_lines);
+  m_code = c_lines::strip_comments(m_lines);
   scan_directives();
   scan_braces();
   scan_lines();
@@ -56,7 +48,7 @@ void SourceText::scan_directives() {
   const int count = static_cast<int>(m_code.size());
   struct Open {
     int node = -1;  // -1: nested past k_max_conditions, no node of its own
-    Block block;
+    c_lines::Block block;
     // The earlier branches are kept only while they fit the cap: past it
     // (a long chain, a long condition) the expression is not evaluated,
     // and is not built either (an #elif chain is as long as the file).
@@ -97,7 +89,7 @@ void SourceText::scan_directives() {
       text.pop_back();
       text += " " + m_code[last++];
     }
-    const auto [keyword, rest] = directive(text);
+    const auto [keyword, rest] = c_lines::directive(text);
     const std::string written(trim(m_lines[n - 1]));
     if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
       std::string condition = rest;
@@ -106,9 +98,10 @@ void SourceText::scan_directives() {
       } else if (keyword == "ifndef") {
         // An include guard (#ifndef X, then #define X) holds whenever the
         // line is compiled at all: "1".
-        const bool guard = last < count && directive(m_code[last]).first == "define" &&
-                           !first_word(rest).empty() &&
-                           first_word(directive(m_code[last]).second) == first_word(rest);
+        const bool guard = last < count && c_lines::directive(m_code[last]).first == "define" &&
+                           !c_lines::first_word(rest).empty() &&
+                           c_lines::first_word(c_lines::directive(m_code[last]).second) ==
+                               c_lines::first_word(rest);
         condition = guard ? "1" : "!defined(" + rest + ")";
       }
       stack.push_back({-1, {n, capped(written), {}, condition}, true, 0});
@@ -174,8 +167,8 @@ void SourceText::scan_braces() {
       }
       const std::string before = code.substr(0, pos);
       const std::string condition =
-          if_condition(trim(before).empty() && i > 0 ? m_code[i - 1] + before : before);
-      if (names_config_test(condition)) {
+          c_lines::if_condition(trim(before).empty() && i > 0 ? m_code[i - 1] + before : before);
+      if (c_lines::names_config_test(condition)) {
         ++open.count;
         if (open.count <= k_max_conditions) {
           const int parent = open.chain;
@@ -219,7 +212,7 @@ void SourceText::scan_lines() {
     // A #define and the lines a trailing backslash continues it on (as
     // written, before the comments are taken out).
     const bool continues = i > 0 && !m_lines[i - 1].empty() && m_lines[i - 1].back() == '\\';
-    m_macro[i] = continues ? m_macro[i - 1] : directive(m_code[i]).first == "define";
+    m_macro[i] = continues ? m_macro[i - 1] : c_lines::directive(m_code[i]).first == "define";
   }
   close = 0;
   for (std::size_t i = count; i-- > 0;) {
@@ -291,8 +284,8 @@ std::optional<EnclosingCondition> SourceText::braceless_if_above(int line) const
     depth += static_cast<int>(std::count(code.begin(), code.end(), '(')) -
              static_cast<int>(std::count(code.begin(), code.end(), ')'));
     if (depth >= 0) {
-      if (const std::string condition = if_condition(text); !condition.empty()) {
-        if (!names_config_test(condition)) {
+      if (const std::string condition = c_lines::if_condition(text); !condition.empty()) {
+        if (!c_lines::names_config_test(condition)) {
           return std::nullopt;
         }
         return EnclosingCondition(EnclosingCondition::Kind::k_if_statement, first,
