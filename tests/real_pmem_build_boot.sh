@@ -26,8 +26,11 @@ esac
 expect_grep "^$import base/linux-source-6.12" "$TMP/out"
 tree_commit=$(sed -n 's/^\([0-9a-f]\{40\}\) base\/linux-source-6.12.*/\1/p' "$TMP/out")
 
-# Every bundled series revision applies onto the bundled tree.
-for series in "$SRC"/patches/zone-device-memmap/v* "$SRC"/patches/hugetlb-bootmem/v* "$SRC"/patches/known-bad/*; do
+# Every bundled series revision applies onto the bundled tree, and so do the
+# test hooks a matrix applies on top of one (testcases/*/hook-*: on 6.12.118
+# the HugeTLB hooks did not, and only the hugetlb gate showed it).
+for series in "$SRC"/patches/zone-device-memmap/v* "$SRC"/patches/hugetlb-bootmem/v* \
+    "$SRC"/patches/known-bad/* "$SRC"/patches/known-good/* "$SRC"/testcases/*/hook-*; do
   [ -d "$series" ] || continue
   expect_exit 0 "$KSERIES" apply --workdir "$WD" --series "$series" --replace
   expect_grep "^branch series/" "$TMP/out"
