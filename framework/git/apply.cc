@@ -173,21 +173,28 @@ SignaturePtr make_signature(const Person& person, const MailTime& time) {
   return SignaturePtr(raw);
 }
 
-// A series whose base-commit trailer names another commit than the base
-// it is applied onto: a warning each, not a failure.
-std::vector<std::string> base_commit_warnings(const Store& store, const ApplyRequest& request) {
+// A series whose base-commit trailer names another commit than the one it
+// is applied onto: a warning each, not a failure. A series applied on top of
+// another (its depends) may name the tree's base (b4's base-commit with
+// prerequisite-patch-id lines) or the tip it goes onto; ONTO holds that tip
+// for each series the apply reached.
+std::vector<std::string> base_commit_warnings(const Store& store, const ApplyRequest& request,
+                                              const std::vector<std::optional<git_oid>>& onto) {
   std::vector<std::string> warnings;
-  for (const Series* series : request.chain) {
-    if (series->base_commit && *series->base_commit != to_hex(request.base)) {
-      git_oid claimed{};
-      const bool known = git_oid_fromstrn(&claimed, series->base_commit->data(),
-                                          series->base_commit->size()) == 0 &&
-                         store.has_object(claimed);
-      warnings.push_back(
-          "base-commit mismatch: " + series->name + " says base-commit " + *series->base_commit +
-          (known ? " (known here)" : " (not in this repository)") + ", applying onto " +
-          to_hex(request.base) + " (" + request.base_label + ")");
+  for (std::size_t s = 0; s < request.chain.size(); ++s) {
+    const Series* series = request.chain[s];
+    if (!series->base_commit || *series->base_commit == to_hex(request.base) ||
+        (s < onto.size() && onto[s] && *series->base_commit == to_hex(*onto[s]))) {
+      continue;
     }
+    git_oid claimed{};
+    const bool known =
+        git_oid_fromstrn(&claimed, series->base_commit->data(), series->base_commit->size()) == 0 &&
+        store.has_object(claimed);
+    warnings.push_back("base-commit mismatch: " + series->name + " says base-commit " +
+                       *series->base_commit +
+                       (known ? " (known here)" : " (not in this repository)") +
+                       ", applying onto " + to_hex(request.base) + " (" + request.base_label + ")");
   }
   return warnings;
 }
@@ -289,11 +296,9 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
   if (request.chain.empty()) {
     throw infra_error("internal: nothing to apply");
   }
-  result.warnings = base_commit_warnings(store, request);
-  for (const auto& drift : release_drifts(store, request.base, request.chain)) {
-    result.warnings.push_back(drift.text());
-  }
+  const auto drifts = release_drifts(store, request.base, request.chain);
   check_every_diff(request);
+  std::vector<std::optional<git_oid>> onto(request.chain.size());
 
   // One pack for the whole chain, not a file per blob, tree and commit.
   Store::BufferedWrites writes(store);
@@ -301,6 +306,9 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
   bool failed = false;
   for (size_t s = 0; s < request.chain.size(); ++s) {
     const Series& series = *request.chain[s];
+    if (!failed) {
+      onto[s] = parent;
+    }
     const bool last = s + 1 == request.chain.size();
     const size_t wanted = last && request.upto ? std::min(*request.upto, series.patches.size())
                                                : series.patches.size();
@@ -350,6 +358,10 @@ ApplyResult apply_chain(Store& store, const ApplyRequest& request,
   } catch (const Error& e) {
     throw infra_error("cannot store the objects of " + request.chain.back()->name + ": " +
                       e.what() + " (not the patch's fault)");
+  }
+  result.warnings = base_commit_warnings(store, request, onto);
+  for (const auto& drift : drifts) {
+    result.warnings.push_back(drift.text());
   }
   result.complete = !failed;
   return result;

@@ -118,6 +118,48 @@ TEST_F(ApplyTest, FailingHunkReportsFileHunkAndOffset) {
   EXPECT_NE(result.warnings[0].find("base-commit mismatch"), std::string::npos);
 }
 
+// A series applied on top of another (its depends) may name as its
+// base-commit the tree's base (b4: with prerequisite-patch-id lines) or the
+// tip it goes onto; anything else is a mismatch, a warning.
+TEST_F(ApplyTest, ADependentSeriesMayNameTheTipItGoesOnto) {
+  make_series(m_tmp / "first");
+  const Series first = load_series(m_tmp / "first");
+  Store store(m_tmp / "store.git");
+  ApplyRequest request;
+  request.base = store.borrow_commit(m_repo, m_base);
+  request.base_label = "toy";
+  request.chain = {&first};
+  const auto alone = apply_chain(store, request);
+  ASSERT_TRUE(alone.complete);
+  ASSERT_TRUE(alone.tip);
+  const std::string tip = to_hex(*alone.tip);
+
+  put_file(m_repo / "new_file.txt", "brand new\nand more\n");
+  git(m_repo, {"commit", "-q", "-am", "demo: more"});
+  git(m_repo, {"format-patch", "-q", "-o", (m_tmp / "second").string(), "--base=" + m_base,
+               "HEAD~1..HEAD"});
+  put_file(m_tmp / "second" / "series", "0001-demo-more.patch\n");
+  const std::filesystem::path patch = m_tmp / "second" / "0001-demo-more.patch";
+  const std::string text = read_file(patch);
+  const auto names = [&](const std::string& base_commit) {
+    std::string named = text;
+    named.replace(named.find("base-commit: " + m_base), 13 + m_base.size(),
+                  "base-commit: " + base_commit);
+    put_file(patch, named);
+    const Series second = load_series(m_tmp / "second");
+    request.chain = {&first, &second};
+    const auto result = apply_chain(store, request);
+    EXPECT_TRUE(result.complete);
+    return result.warnings;
+  };
+  EXPECT_TRUE(names(tip).empty());     // the tip it goes onto
+  EXPECT_TRUE(names(m_base).empty());  // the tree's base
+  const auto other = names(std::string(40, '1'));
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_NE(other[0].find("base-commit mismatch: second says base-commit 1111"), std::string::npos)
+      << other[0];
+}
+
 TEST_F(ApplyTest, NonAsciiAuthorRoundTrips) {
   put_file(m_repo / "file.txt", "changed\n");
   git(m_repo, {"add", "-A"});
