@@ -11,19 +11,7 @@ export PATH="$SRC/tests/fake-bin:$PATH"
 [ -e /bin/busybox ] || { echo "skipped: /bin/busybox (busybox-static) is not installed"; exit 77; }
 skip_unless_installed jq
 repo=$TMP/toy
-mkdir -p "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/configs/matrices"
-toy_kernel "$repo"
-seq 1 30 | sed 's/^/int a/; s/$/;/' >"$repo/a.c"
-git -C "$repo" add -A && git -C "$repo" commit -q -m base
-base=$(git -C "$repo" rev-parse HEAD)
-make_revision() {  # make_revision DIR VERSION SPEED
-  git -C "$repo" checkout -q -B "work$2" "$base"
-  sed -i s/a20/A20/ "$repo/a.c" && git -C "$repo" commit -q -am "demo: rename a20"
-  echo "$3" >"$repo/speed" && git -C "$repo" add speed && git -C "$repo" commit -q -m "demo: set the speed"
-  git -C "$repo" format-patch -q -v"$2" -o "$1" --base="$base" "$base..work$2"
-  (cd "$1" && ls *.patch >series)
-  git -C "$repo" checkout -q main
-}
+toy_revision_tree
 make_revision "$TMP/series/demo/v1" 1 fast
 make_revision "$TMP/series/demo/v2" 2 careful
 echo 'CONFIG_DEMO_A=y' >"$TMP/configs/fragments/a.config"

@@ -138,6 +138,27 @@ make_series() {
   git -C "$repo" checkout -q main
 }
 
+# toy_revision_tree: the toy tree $repo (toy_kernel) with an a.c of 30
+# lines (int a1; ... int a30;) committed on main; sets $base. Its revisions:
+# make_revision DIR VERSION SPEED: a branch off $base that renames a20 and
+# sets the stand-in speed file to SPEED, formatted as vVERSION into DIR with
+# its series file.
+toy_revision_tree() {
+  mkdir -p "$TMP/configs/targets" "$TMP/configs/fragments" "$TMP/configs/matrices"
+  toy_kernel "$repo"
+  seq 1 30 | sed 's/^/int a/; s/$/;/' >"$repo/a.c"
+  git -C "$repo" add -A && git -C "$repo" commit -q -m base
+  base=$(git -C "$repo" rev-parse HEAD)
+}
+make_revision() {
+  git -C "$repo" checkout -q -B "work$2" "$base"
+  sed -i s/a20/A20/ "$repo/a.c" && git -C "$repo" commit -q -am "demo: rename a20"
+  echo "$3" >"$repo/speed" && git -C "$repo" add speed && git -C "$repo" commit -q -m "demo: set the speed"
+  git -C "$repo" format-patch -q -v"$2" -o "$1" --base="$base" "$base..work$2"
+  (cd "$1" && ls *.patch >series)
+  git -C "$repo" checkout -q main
+}
+
 # toy_demo_case: the testcases directory $TMP/cases with an empty lib/init
 # and the case demo (an empty guest.sh; needs pmem; 30 s).
 toy_demo_case() {
