@@ -56,6 +56,25 @@ TEST(AnswerMailTest, RepliesToTheCoverLetter) {
   EXPECT_EQ(back.in_reply_to, "cover-v2@example.com");
 }
 
+// A message id the answer is sent in reply to is one its In-Reply-To reads
+// back as; the others are not sane, and no answer names them (the inbox
+// fuzzer: GMime writes "a@example..com" as "a@example").
+TEST(AnswerMailTest, EverySaneIdReadsBackAsTheAnswersInReplyTo) {
+  for (const std::string id :
+       {"a..b@example.com", ".a@example.com", "a.@example.com", "a@.example.com", "a.b@example.com",
+        "a@b", "a-b_c+d=e@x.y", "a@example.com.", "a@example..com", "a@x...y", "a@", "@x", "a@b@c",
+        "a;b@c"}) {
+    AnswerFacts f = facts();
+    f.in_reply_to = id;
+    f.references.clear();
+    const auto back = parse_archive_message(compose_answer(f));
+    EXPECT_EQ(back.in_reply_to == id, sane_message_id(id)) << id << " -> " << back.in_reply_to;
+  }
+  EXPECT_FALSE(sane_message_id("a@example..com"));
+  EXPECT_FALSE(sane_message_id("a@example.com."));
+  EXPECT_TRUE(sane_message_id("a..b@example.com"));
+}
+
 TEST(AnswerMailTest, HostileHeaderTextStaysOnOneLine) {
   AnswerFacts f = facts();
   f.to_name = "Evil\r\nBcc: victim@example.com";

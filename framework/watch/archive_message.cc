@@ -91,15 +91,24 @@ bool sane_message_id(std::string_view id) {
   // One '@' (RFC 5322: id-left "@" id-right, neither holding one): GMime
   // writes an id with two as far as its last '@' (the inbox fuzzer: the
   // answer's In-Reply-To did not read back as the id).
-  return !id.empty() && id.size() <= 250 && std::count(id.begin(), id.end(), '@') == 1 &&
-         std::none_of(id.begin(), id.end(), [](char c) {
-           const auto u = static_cast<unsigned char>(c);
-           // RFC 5322's specials: GMime reads an id only up to one (a ';'
-           // ended the answer's In-Reply-To there; a '(' starts a comment).
-           return u <= 0x20 || u >= 0x7f || c == '<' || c == '>' || c == '/' || c == '(' ||
-                  c == ')' || c == '"' || c == '\\' || c == ',' || c == ';' || c == ':' ||
-                  c == '[' || c == ']';
-         });
+  if (id.empty() || id.size() > 250 || std::count(id.begin(), id.end(), '@') != 1) {
+    return false;
+  }
+  // An id-right GMime reads as a dot-atom: it stops at ".." and drops a
+  // final '.' (the inbox fuzzer: "a@example..com" was answered as a reply
+  // to "a@example").
+  const std::string_view right = id.substr(id.find('@') + 1);
+  if (id.front() == '@' || right.empty() || right.back() == '.' ||
+      right.find("..") != std::string_view::npos) {
+    return false;
+  }
+  return std::none_of(id.begin(), id.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    // RFC 5322's specials: GMime reads an id only up to one (a ';'
+    // ended the answer's In-Reply-To there; a '(' starts a comment).
+    return u <= 0x20 || u >= 0x7f || c == '<' || c == '>' || c == '/' || c == '(' || c == ')' ||
+           c == '"' || c == '\\' || c == ',' || c == ';' || c == ':' || c == '[' || c == ']';
+  });
 }
 
 namespace {
