@@ -63,6 +63,16 @@ class ApplyTest : public ::testing::Test {
                {"--git-dir", store.path().string(), "log", "-1", "--format=" + format, rev});
   }
 
+  // A request to apply CHAIN onto REV of the toy repository, labelled LABEL.
+  ApplyRequest onto(Store& store, const std::string& rev, const std::string& label,
+                    std::vector<const Series*> chain) {
+    ApplyRequest request;
+    request.base = store.borrow_commit(m_repo, rev);
+    request.base_label = label;
+    request.chain = std::move(chain);
+    return request;
+  }
+
   Session m_session;
   testing::TempDir m_tmp;
   std::filesystem::path m_repo;
@@ -73,10 +83,7 @@ TEST_F(ApplyTest, ReproducesTheOriginalCommits) {
   const auto originals = make_series(m_tmp / "series");
   const Series series = load_series(m_tmp / "series");
   Store store(m_tmp / "store.git");
-  ApplyRequest request;
-  request.base = store.borrow_commit(m_repo, m_base);
-  request.base_label = "toy";
-  request.chain = {&series};
+  ApplyRequest request = onto(store, m_base, "toy", {&series});
   const auto result = apply_chain(store, request);
   ASSERT_TRUE(result.complete) << result.outcomes.back().failure;
   EXPECT_TRUE(result.warnings.empty());
@@ -101,10 +108,7 @@ TEST_F(ApplyTest, FailingHunkReportsFileHunkAndOffset) {
   git(m_repo, {"commit", "-q", "-am", "move things"});
   const Series series = load_series(m_tmp / "series");
   Store store(m_tmp / "store.git");
-  ApplyRequest request;
-  request.base = store.borrow_commit(m_repo, "moved");
-  request.base_label = "moved";
-  request.chain = {&series};
+  ApplyRequest request = onto(store, "moved", "moved", {&series});
   const auto result = apply_chain(store, request);
   EXPECT_FALSE(result.complete);
   ASSERT_EQ(result.outcomes.size(), 2u);
@@ -125,10 +129,7 @@ TEST_F(ApplyTest, ADependentSeriesMayNameTheTipItGoesOnto) {
   make_series(m_tmp / "first");
   const Series first = load_series(m_tmp / "first");
   Store store(m_tmp / "store.git");
-  ApplyRequest request;
-  request.base = store.borrow_commit(m_repo, m_base);
-  request.base_label = "toy";
-  request.chain = {&first};
+  ApplyRequest request = onto(store, m_base, "toy", {&first});
   const auto alone = apply_chain(store, request);
   ASSERT_TRUE(alone.complete);
   ASSERT_TRUE(alone.tip);
