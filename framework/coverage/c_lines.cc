@@ -121,4 +121,25 @@ std::string if_condition(std::string_view text) {
   return "";
 }
 
+std::string function_name_above(const std::vector<std::string>& code, int open) {
+  for (int n = open - 1; n >= 1 && n >= open - 4; --n) {
+    const std::string& text = code[n - 1];
+    const auto paren = text.find('(');
+    if (paren == std::string::npos) {
+      continue;
+    }
+    std::size_t end = paren;
+    while (end > 0 && text[end - 1] == ' ') {
+      --end;
+    }
+    std::size_t begin = end;
+    while (begin > 0 &&
+           (std::isalnum(static_cast<unsigned char>(text[begin - 1])) || text[begin - 1] == '_')) {
+      --begin;
+    }
+    return text.substr(begin, end - begin);
+  }
+  return "";
+}
+
 }  // namespace kseries::coverage::c_lines

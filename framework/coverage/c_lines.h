@@ -42,4 +42,9 @@ bool names_config_test(std::string_view text);
 // or "" when TEXT is no if statement.
 std::string if_condition(std::string_view text);
 
+// The name of the function whose body opens at line OPEN (1-based) of CODE:
+// the identifier before the first '(' of the (up to) four lines above it;
+// "" when none of them has one.
+std::string function_name_above(const std::vector<std::string>& code, int open);
+
 }  // namespace kseries::coverage::c_lines

@@ -327,27 +327,7 @@ std::optional<SourceText::Function> SourceText::function_at(int line) const {
   if (last == 0) {
     return std::nullopt;
   }
-  // The name: the identifier before the first '(' of the lines above the brace.
-  Function function{"", first, last};
-  for (int n = first - 1; n >= 1 && n >= first - 4; --n) {
-    const std::string& code = m_code[n - 1];
-    const auto paren = code.find('(');
-    if (paren == std::string::npos) {
-      continue;
-    }
-    std::size_t end = paren;
-    while (end > 0 && code[end - 1] == ' ') {
-      --end;
-    }
-    std::size_t begin = end;
-    while (begin > 0 &&
-           (std::isalnum(static_cast<unsigned char>(code[begin - 1])) || code[begin - 1] == '_')) {
-      --begin;
-    }
-    function.name = code.substr(begin, end - begin);
-    break;
-  }
-  return function;
+  return Function{c_lines::function_name_above(m_code, first), first, last};
 }
 
 }  // namespace kseries::coverage
