@@ -69,6 +69,27 @@ std::string join_lines(const std::vector<std::string>& lines) {
   return out;
 }
 
+std::string last_lines(std::string_view text, std::size_t lines) {
+  if (lines == 0) {
+    return "";
+  }
+  std::size_t pos = text.size();
+  if (pos > 0 && text[pos - 1] == '\n') {
+    --pos;  // the last line's own newline
+  }
+  while (pos > 0) {
+    const std::size_t newline = text.rfind('\n', pos - 1);
+    if (newline == std::string_view::npos) {
+      break;
+    }
+    if (--lines == 0) {
+      return std::string(text.substr(newline + 1));
+    }
+    pos = newline;
+  }
+  return std::string(text);
+}
+
 std::optional<std::uint64_t> size_in_mib(std::string_view value) {
   if (value.size() < 2 || value.size() > 13 || (value.back() != 'M' && value.back() != 'G')) {
     return std::nullopt;

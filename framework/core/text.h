@@ -22,6 +22,10 @@ bool starts_with(std::string_view text, std::string_view prefix);
 std::string to_lower(std::string_view text);
 // Joins with '\n' after each element.
 std::string join_lines(const std::vector<std::string>& lines);
+// The last LINES lines of TEXT, newlines kept (all of TEXT when it has
+// fewer; "" for none); a final newline ends the last line, it does not
+// start an empty one.
+std::string last_lines(std::string_view text, std::size_t lines);
 // A memory size as QEMU's -m takes it in kseries' files: digits and a unit,
 // M or G ("4096M", "16G"), in MiB; nullopt for anything else (no unit,
 // other units, signs, more than 12 digits).

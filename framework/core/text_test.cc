@@ -36,6 +36,17 @@ TEST(TextTest, SizeInMib) {
   }
 }
 
+TEST(TextTest, LastLines) {
+  EXPECT_EQ(last_lines("", 15), "");  // was std::out_of_range in one copy
+  EXPECT_EQ(last_lines("a\nb\nc\n", 2), "b\nc\n");
+  EXPECT_EQ(last_lines("a\nb\nc", 2), "b\nc");
+  EXPECT_EQ(last_lines("a\nb\nc\n", 3), "a\nb\nc\n");
+  EXPECT_EQ(last_lines("a\nb\nc\n", 9), "a\nb\nc\n");
+  EXPECT_EQ(last_lines("a\nb\n", 0), "");
+  EXPECT_EQ(last_lines("\n\n", 1), "\n");
+  EXPECT_EQ(last_lines("one line", 1), "one line");
+}
+
 TEST(TextTest, Trim) {
   EXPECT_EQ(trim("  x y \t\n"), "x y");
   EXPECT_EQ(trim(""), "");

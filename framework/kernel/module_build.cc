@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "git/libgit2.h"
 #include "sys/files.h"
 
@@ -12,18 +13,6 @@ namespace kseries::kernel {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string tail_lines(const std::string& text, size_t lines) {
-  size_t pos = text.size();
-  while (lines > 0 && pos > 0) {
-    pos = text.rfind('\n', pos - 1);
-    if (pos == std::string::npos) {
-      return text;
-    }
-    --lines;
-  }
-  return text.substr(pos + 1);
-}
 
 bool is_module_source(const fs::directory_entry& entry) {
   const std::string ext = entry.path().extension().string();
@@ -102,7 +91,7 @@ std::vector<fs::path> build_module(const ModuleBuildSpec& spec, ProcessRunner& r
     throw infra_error("building the module in " + spec.source_dir.string() + ": " +
                       format_command(make.argv) + ": " + result.describe() +
                       (result.ok() ? " but no .ko" : "") + "\n" +
-                      tail_lines(result.out + result.err, 15));
+                      last_lines(result.out + result.err, 15));
   }
   return modules;
 }

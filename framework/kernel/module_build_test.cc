@@ -79,6 +79,28 @@ TEST(ModuleBuild, AFailedBuildSaysWhy) {
   }
 }
 
+// A make that printed nothing and was stopped at its time limit (one that
+// waited for another build's lock): an infrastructure error naming the
+// limit. It was an internal error (std::out_of_range from the tail of the
+// empty output) that ended a whole gate.
+TEST(ModuleBuild, ASilentMakeStoppedAtItsLimitIsAnInfrastructureError) {
+  Dirs d;
+  struct SilentTimeout : ProcessRunner {
+    ProcessResult run(const ProcessSpec&) override {
+      ProcessResult result;
+      result.end = ProcessEnd::k_timed_out;
+      return result;
+    }
+  } make;
+  try {
+    build_module(d.spec(), make);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::k_infrastructure);
+    EXPECT_NE(std::string(e.what()).find("modules"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ModuleBuild, RefusesAKernelWithoutModules) {
   Dirs d;
   fs::remove(d.kernel / "Module.symvers");

@@ -19,20 +19,6 @@ constexpr std::string_view k_export_key = "KSERIES_EXPORT";
 // target's lock for the make's four hours.
 constexpr auto k_payload_timeout = std::chrono::minutes(45);
 
-// The last LINES lines of TEXT (all of it when it has fewer, or none).
-std::string tail_lines(const std::string& text, std::size_t lines) {
-  std::size_t pos = text.size();
-  while (lines > 0 && pos > 0) {
-    const std::size_t newline = text.rfind('\n', pos - 1);
-    if (newline == std::string::npos) {
-      return text;
-    }
-    pos = newline;
-    --lines;
-  }
-  return lines > 0 ? text : text.substr(pos + 1);
-}
-
 // The commit's files under PATHS written to DEST (libgit2's checkout of a
 // tree into another directory, limited by a pathspec: a directory name
 // takes everything below it).
@@ -145,7 +131,7 @@ fs::path build_payload(const PayloadBuildSpec& spec, git::Store& store, const gi
     throw infra_error("building the test payload " + spec.source_dir.string() + ": " +
                       format_command(make.argv) + ": " +
                       (result.ok() ? problem : result.describe()) + "\n" +
-                      tail_lines(log + result.out + result.err, 15));
+                      last_lines(log + result.out + result.err, 15));
   }
   // The exported sources are the build's input, not the payload.
   fs::remove_all(spec.out_dir / "src", ec);
