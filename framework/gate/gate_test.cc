@@ -186,5 +186,21 @@ TEST_F(GateTest, AnErrorInAStageIsAnErrorCellAndTheGateGoesOn) {
   EXPECT_NE(render_gate(result).find("gate: ERROR"), std::string::npos);
 }
 
+// A bug in kseries (any exception but kseries' own Error) inside a stage is
+// that cell's error too, named as kseries' own, and the gate ends with its
+// verdict (it threw std::out_of_range out of run_gate before).
+TEST_F(GateTest, ABugInKseriesInAStageIsAnErrorCellAndTheGateGoesOn) {
+  m_builds.buggy = {0};
+  const auto result = gate();
+  const auto* per_patch = cell(result, "per-patch toy");
+  ASSERT_NE(per_patch, nullptr);
+  EXPECT_EQ(per_patch->status, results::Outcome::k_error);
+  EXPECT_NE(per_patch->summary.find("kseries internal error"), std::string::npos)
+      << per_patch->summary;
+  EXPECT_NE(per_patch->summary.find("basic_string::substr"), std::string::npos);
+  EXPECT_EQ(result.outcome, results::Outcome::k_error);
+  EXPECT_NE(render_gate(result).find("gate: ERROR"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kseries::gate

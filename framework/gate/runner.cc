@@ -46,6 +46,16 @@ CellResult error_cell(const std::string& series, const std::string& cell, const 
   return {series, cell, Outcome::k_error, e.what(), e.what(), 0, {}};
 }
 
+// Any other exception out of a stage is a bug in kseries, not in the series:
+// that cell's error, said so, and the gate goes on with the rest (one such
+// bug once ended a four-hour gate at its second revision).
+Error internal_error(const std::exception& e) {
+  return Error(ErrorKind::k_infrastructure,
+               std::string("kseries internal error (a bug in kseries, not in the series; the "
+                           "rest of the gate went on): ") +
+                   e.what());
+}
+
 }  // namespace
 
 fs::path SeriesInput::cell_dir(const std::string& cell) const {
@@ -64,6 +74,10 @@ std::vector<CellResult> run_after_series_cell(const PlannedCell& planned,
     }
     for (const auto& series : input.series) {
       cells.push_back(error_cell(series.name, planned.name(), e));
+    }
+  } catch (const std::exception& e) {
+    for (const auto& series : input.series) {
+      cells.push_back(error_cell(series.name, planned.name(), internal_error(e)));
     }
   }
   for (auto& cell : cells) {
@@ -137,6 +151,8 @@ bool Runner::run_cell(const PlannedCell& planned, SeriesInput& input) {
       interrupted = std::current_exception();
       m_interrupted_in_a_cell = here;
     }
+  } catch (const std::exception& e) {
+    cell = error_cell(input.name, name, internal_error(e));
   }
   // What every cell is: named by the runner, timed by the runner.
   cell.series = input.name;

@@ -1,5 +1,7 @@
 #include "testing/fake_builds.h"
 
+#include <stdexcept>
+
 #include "core/error.h"
 #include "git/libgit2.h"
 
@@ -13,6 +15,10 @@ kernel::StepResult FakeBuilds::build(const kernel::BuildRequest& request) {
   result.seconds = 1;
   if (throwing.count(requests.size() - 1)) {
     throw Error(ErrorKind::k_infrastructure, "make: No space left on device");
+  }
+  if (buggy.count(requests.size() - 1)) {
+    // What std::string::substr threw in module_build's tail of an empty log.
+    throw std::out_of_range("basic_string::substr: __pos (which is 1) > this->size() (which is 0)");
   }
   if (failing.count(requests.size() - 1)) {
     result.status = kernel::StepStatus::k_build_failed;

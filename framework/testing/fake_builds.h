@@ -22,6 +22,8 @@ class FakeBuilds : public kernel::KernelBuilds {
   std::set<std::size_t> failing;
   // The builds that throw Error(k_infrastructure), as a full disk does.
   std::set<std::size_t> throwing;
+  // The builds that throw std::out_of_range, as a bug in kseries does.
+  std::set<std::size_t> buggy;
   struct Seen {
     std::string target;
     std::string commit;  // hex
