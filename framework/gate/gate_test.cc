@@ -1,4 +1,5 @@
 #include "gate/gate.h"
+#include "gate/per_patch.h"
 
 #include <gtest/gtest.h>
 
@@ -191,6 +192,9 @@ TEST_F(GateTest, AnErrorInAStageIsAnErrorCellAndTheGateGoesOn) {
 // verdict (it threw std::out_of_range out of run_gate before).
 TEST_F(GateTest, ABugInKseriesInAStageIsAnErrorCellAndTheGateGoesOn) {
   m_builds.buggy = {0};
+  // What the stage left before the bug: the error cell links it.
+  const fs::path left = m_request.run_dir / "cells" / file_safe("demo/v1-per-patch toy");
+  fs::create_directories(left);
   const auto result = gate();
   const auto* per_patch = cell(result, "per-patch toy");
   ASSERT_NE(per_patch, nullptr);
@@ -198,6 +202,8 @@ TEST_F(GateTest, ABugInKseriesInAStageIsAnErrorCellAndTheGateGoesOn) {
   EXPECT_NE(per_patch->summary.find("kseries internal error"), std::string::npos)
       << per_patch->summary;
   EXPECT_NE(per_patch->summary.find("basic_string::substr"), std::string::npos);
+  ASSERT_EQ(per_patch->properties.count("run_dir"), 1u);
+  EXPECT_EQ(per_patch->properties.at("run_dir"), left.string());
   EXPECT_EQ(result.outcome, results::Outcome::k_error);
   EXPECT_NE(render_gate(result).find("gate: ERROR"), std::string::npos);
 }

@@ -144,15 +144,18 @@ bool Runner::run_cell(const PlannedCell& planned, SeriesInput& input) {
     cell = stage.run(planned, input);
   } catch (const Error& e) {
     cell = error_cell(input.name, name, e);
-    if (const fs::path dir = input.cell_dir(name); fs::is_directory(dir)) {
-      cell.properties.emplace("run_dir", dir.string());
-    }
     if (e.kind() == ErrorKind::k_interrupted) {
       interrupted = std::current_exception();
       m_interrupted_in_a_cell = here;
     }
   } catch (const std::exception& e) {
     cell = error_cell(input.name, name, internal_error(e));
+  }
+  if (cell.status == Outcome::k_error) {
+    // An error cell links what its stage left, however it ended.
+    if (const fs::path dir = input.cell_dir(name); fs::is_directory(dir)) {
+      cell.properties.emplace("run_dir", dir.string());
+    }
   }
   // What every cell is: named by the runner, timed by the runner.
   cell.series = input.name;
