@@ -604,6 +604,26 @@ void KernelBuilder::clean_after_killed_make(const Job& job) {
   fs::remove(job.dir / "make.running");
 }
 
+// One kernel make at a time in a work directory: each is `make -jN` over
+// every core, so a second kseries (a watch beside a gate, the shards of one
+// gate on one machine) waits for the slot rather than halving both builds
+// and running past their time limits. Held for the make only; the checkout,
+// the configuration and the boots go on beside another's make.
+FileLock KernelBuilder::take_build_slot(const Job& job) const {
+  const fs::path path = m_root / "build.slot";
+  const std::string what = "make for target " + job.target().name + " in " + job.dir.string();
+  std::string holder;
+  if (auto slot = FileLock::try_acquire(path, what, holder)) {
+    return std::move(*slot);
+  }
+  job.request.progress("waiting for the build slot (" + path.string() + "), held by " + holder);
+  const auto waited = Clock::now();
+  FileLock slot = FileLock::acquire(path, what);
+  job.request.progress("build slot taken after " +
+                       std::to_string(static_cast<int>(seconds_since(waited))) + " s");
+  return slot;
+}
+
 ProcessResult KernelBuilder::run_make(const Job& job, const ProcessSpec& command) {
   const fs::path running = job.dir / "make.running";
   write_file(running, format_command(command.argv) + "\n");
@@ -653,6 +673,7 @@ StepResult KernelBuilder::make(const Job& job, bool known) {
       job.request.progress(text);
     }
   };
+  const FileLock slot = take_build_slot(job);
   job.request.progress(std::string(clean ? "clean" : "incremental") + " build" +
                        (known ? " (the kernel is cached; its test modules are not)" : "") + ": " +
                        format_command(command.argv));

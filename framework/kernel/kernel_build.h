@@ -16,6 +16,7 @@
 #include "kernel/build_log.h"
 #include "kernel/source_check.h"
 #include "kernel/target.h"
+#include "sys/file_lock.h"
 #include "sys/process.h"
 
 namespace kseries::kernel {
@@ -129,6 +130,7 @@ class KernelBuilder : public KernelBuilds {
   bool trusted(const Job& job, const KernelBuild& kernel) const;
   StepResult make(const Job& job, bool known);
   void clean_after_killed_make(const Job& job);
+  FileLock take_build_slot(const Job& job) const;
   ProcessResult run_make(const Job& job, const ProcessSpec& command);
   void check_unchanged(const Job& job, const std::string& when) const;
   SourceCheck check_sources_read(const Job& job) const;

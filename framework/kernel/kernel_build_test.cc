@@ -1,6 +1,8 @@
 #include "kernel/kernel_build.h"
 
+#include <chrono>
 #include <functional>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -8,6 +10,7 @@
 #include "core/text.h"
 #include "git/libgit2.h"
 #include "kernel/kernel_verify.h"
+#include "sys/file_lock.h"
 #include "sys/files.h"
 #include "testing/temp_dir.h"
 
@@ -136,6 +139,49 @@ TEST_F(KernelBuildTest, BuildsOnceThenTheSameRequestIsCached) {
   EXPECT_EQ(again.kernel->key, built.kernel->key);
   EXPECT_EQ(m_tools.makes, 1);  // no make, not even a checkout's configuration
   EXPECT_TRUE(m_builder.find(m_target, m_commit).has_value());
+}
+
+// One kernel make at a time in a work directory: a build waits, saying so,
+// while another holds the slot, and holds it while its make runs.
+TEST_F(KernelBuildTest, OneKernelMakeAtATimeInAWorkDirectory) {
+  const fs::path slot = m_tmp / "wd" / "build.slot";
+  fs::create_directories(slot.parent_path());
+  std::string holder;
+  auto other = FileLock::try_acquire(slot, "another kseries' make", holder);
+  ASSERT_TRUE(other.has_value());
+  std::vector<std::string> said;
+  int makes_while_held = -1;
+  std::thread releaser;
+  auto req = request();
+  req.progress = [&](const std::string& text) {
+    said.push_back(text);
+    if (text.find("waiting for the build slot") != std::string::npos) {
+      releaser = std::thread([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        makes_while_held = m_tools.makes;
+        other.reset();
+      });
+    }
+  };
+  std::string seen_holder;
+  bool free_during_make = true;
+  m_tools.during_make = [&](const fs::path&) {
+    free_during_make = FileLock::try_acquire(slot, "probe", seen_holder).has_value();
+  };
+  const auto built = m_builder.build(req);
+  ASSERT_TRUE(releaser.joinable()) << "the build never said it waited";
+  releaser.join();
+  EXPECT_EQ(built.status, StepStatus::k_built);
+  EXPECT_EQ(makes_while_held, 0);
+  EXPECT_FALSE(free_during_make);
+  EXPECT_NE(seen_holder.find("make for target toy"), std::string::npos) << seen_holder;
+  const auto waited = std::find_if(said.begin(), said.end(), [](const std::string& s) {
+    return s.find("waiting for the build slot") != std::string::npos;
+  });
+  ASSERT_NE(waited, said.end());
+  EXPECT_NE(waited->find("another kseries' make"), std::string::npos) << *waited;
+  // Released with the make: the next holder takes it at once.
+  EXPECT_TRUE(FileLock::try_acquire(slot, "after", holder).has_value());
 }
 
 // A tree patch is applied after the checkout, is part of the kernel's key,
