@@ -607,8 +607,10 @@ void KernelBuilder::clean_after_killed_make(const Job& job) {
 // One kernel make at a time in a work directory: each is `make -jN` over
 // every core, so a second kseries (a watch beside a gate, the shards of one
 // gate on one machine) waits for the slot rather than halving both builds
-// and running past their time limits. Held for the make only; the checkout,
-// the configuration and the boots go on beside another's make.
+// and running past their time limits. Held from the kernel make until
+// make() returns: the check of the sources it read, the test modules' make
+// and the store of the kernel; the checkout, the configuration and the
+// boots go on beside another's make.
 FileLock KernelBuilder::take_build_slot(const Job& job) const {
   const fs::path path = m_root / "build.slot";
   const std::string what = "make for target " + job.target().name + " in " + job.dir.string();
